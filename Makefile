@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpt: CPU partition table kernel module, its planner tool and tests.
+#
+#   make            build cpt.ko against KDIR
+#   make tools      build scripts/cpt-plan
+#   make run        install what is missing, build, boot the seed topology
+#   make check      every test: unit, tool, kbuild (W=1 C=1, 6.1 and 6.12), VM
+#
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+CPT_KERNELS	?= /var/cache/cpt/kernels
+KREL_61		 = $(shell cat $(CPT_KERNELS)/release-6.1 2>/dev/null)
+KREL_612	 = $(shell cat $(CPT_KERNELS)/release-6.12 2>/dev/null)
+KDIR		?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+			   $(if $(KREL_61),/usr/src/linux-headers-$(KREL_61)))
+INSTALL_MOD_PATH ?= $(DESTDIR)
+
+CC		?= cc
+CFLAGS		?= -O2 -g
+WARN		 = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+		   -Wformat=2 -Wno-format-nonliteral
+CORE_SRC	 = cpt/core_plan.c cpt/core_pattern.c cpt/core_format.c
+CORE_HDR	 = include/cpt_core.h include/cpt_shim.h cpt/core_internal.h
+SAN		 = -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+
+.PHONY: all modules tools clean install load unload check run deps \
+	test-unit test-tool test-vm test-kbuild lint
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) not found: run scripts/install-deps or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+
+load: modules
+	insmod ./cpt.ko $(ARGS)
+
+unload:
+	rmmod cpt
+
+deps:
+	scripts/install-deps
+
+include scripts/tools.mk
+include tests/unit/unit.mk
+include tests/vm/vm.mk
+include cpt/kbuild.mk
+
+check: test-unit test-tool test-kbuild test-vm
+
+clean:
+	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
+	rm -rf build scripts/cpt-plan
+	rm -f $(CLEAN_FILES)
+
+endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpt core: topology model, partition planner, cpu_pattern parser and the
+ * /proc text formatter.  Portable C shared by the kernel module and the
+ * userspace tool (cpt-plan) and tests; see include/cpt_shim.h.
+ */
+#ifndef CPT_CORE_H
+#define CPT_CORE_H
+
+#include "cpt_shim.h"
+
+#define CPT_PATTERN_MAX		4096	/* bytes, without the terminating NUL */
+#define CPT_DEFAULT_MAX		256	/* cap of the automatic partition count */
+#define CPT_NONE		(-1)	/* "no partition", "unknown L3" */
+#define CPT_LOCAL_DISTANCE	10
+#define CPT_REMOTE_DISTANCE	20
+
+/*
+ * One possible CPU.  @core, @package and @llc are opaque keys: CPUs with the
+ * same @core are SMT siblings; CPUs with the same @llc (and node) share an L3.
+ * Keys are arbitrary non-negative ints (an APIC-derived id, a CPU id...);
+ * @llc may be CPT_NONE when unknown, which means one L3 domain per node.
+ * Fields of offline CPUs are ignored.
+ */
+struct cpt_cpu {
+	int core;
+	int package;
+	int node;
+	int llc;
+	bool online;
+};
+
+/*
+ * A machine: CPU ids are 0..nr_cpus-1 (the kernel's nr_cpu_ids), node ids
+ * 0..nr_nodes-1 (nr_node_ids).  @distance is nr_nodes x nr_nodes, row-major,
+ * as node_distance(a, b).  A node is usable when @node_online says so; it may
+ * have no CPU (memory-only node).
+ */
+struct cpt_topo {
+	int nr_cpus;
+	int nr_nodes;
+	struct cpt_cpu *cpu;
+	bool *node_online;
+	int *distance;
+};
+
+/* Flags in struct cpt_table.warnings, for the caller to report. */
+#define CPT_WARN_SPLIT_CORES	0x1	/* more partitions than cores */
+#define CPT_WARN_NPART_IGNORED	0x2	/* the pattern fixed the count */
+
+/*
+ * The partition table.  Partition p holds the CPUs
+ * part_cpu[part_first[p] .. part_first[p + 1] - 1], in ascending order, and
+ * the nodes n with part_node[p * nr_nodes + n] set.  cpu_part[c] is the
+ * partition of CPU c or CPT_NONE; node_part[n] is the lowest partition that
+ * holds node n or CPT_NONE.  distance is nr_parts x nr_parts: the largest
+ * node distance between the two partitions.
+ */
+struct cpt_table {
+	int nr_parts;
+	int nr_cpus;
+	int nr_nodes;
+	int nr_placed_cpus;	/* CPUs in some partition */
+	int nr_placed_cores;	/* cores with a CPU in some partition */
+	int nr_placed_nodes;	/* nodes with a CPU in some partition */
+	unsigned int warnings;
+	int *cpu_part;
+	int *part_first;
+	int *part_cpu;
+	bool *part_node;
+	int *node_part;
+	int *distance;
+};
+
+/* Why a plan failed: a one-line message and the pattern offset, or -1. */
+struct cpt_err {
+	int offset;
+	char msg[200];
+};
+
+/* Allocate a topology with every CPU offline, every node offline, distances
+ * 10 on the diagonal and 20 elsewhere.  NULL when out of memory. */
+struct cpt_topo *cpt_topo_alloc(int nr_cpus, int nr_nodes);
+void cpt_topo_free(struct cpt_topo *topo);
+
+/*
+ * Plan the partition table of @topo for @npartitions (0: automatic) and
+ * @pattern (NULL or blank: the default layout).  On success returns 0 and
+ * stores a table to free with cpt_table_free().  On failure returns a
+ * negative errno, stores no table and fills @err (which may be NULL):
+ *   -EINVAL  malformed pattern, or a partition left without CPUs
+ *   -ERANGE  npartitions negative or above the online CPU count, number
+ *            overflow in the pattern
+ *   -ENODEV  the pattern names a CPU, core or node that does not exist or
+ *            is offline
+ *   -E2BIG   pattern longer than CPT_PATTERN_MAX
+ *   -ENOMEM
+ */
+int cpt_plan(const struct cpt_topo *topo, int npartitions,
+	     const char *pattern, struct cpt_table **tablep,
+	     struct cpt_err *err);
+void cpt_table_free(struct cpt_table *table);
+
+/*
+ * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per CPU,
+ * one line per partition) or cpu_partition_distance ("%d\t:" then " %d:%d"
+ * per partition).  Like snprintf: writes at most @size bytes including a
+ * NUL (nothing when @size is 0) and returns the full length, without NUL.
+ */
+size_t cpt_format_table(const struct cpt_table *table, char *buf, size_t size);
+size_t cpt_format_distance(const struct cpt_table *table, char *buf,
+			   size_t size);
+
+#endif /* CPT_CORE_H */
