@@ -50,11 +50,14 @@ struct cpt_topo {
 
 /*
  * The partition table.  Partition p holds the CPUs
- * part_cpu[part_first[p] .. part_first[p + 1] - 1], in ascending order, and
- * the nodes n with part_node[p * nr_nodes + n] set.  cpu_part[c] is the
- * partition of CPU c or CPT_NONE; node_part[n] is the lowest partition that
- * holds node n or CPT_NONE.  distance is nr_parts x nr_parts: the largest
- * node distance between the two partitions.
+ * part_cpu[part_first[p] .. part_first[p + 1] - 1] and the nodes
+ * part_node[part_node_first[p] .. part_node_first[p + 1] - 1], both in
+ * ascending order.  cpu_part[c] is the partition of CPU c or CPT_NONE;
+ * node_part[n] is the lowest partition that holds node n or CPT_NONE.
+ * node_distance is a copy of the topology's nr_nodes x nr_nodes matrix; the
+ * distance of two partitions (cpt_table_distance()) is computed from it on
+ * demand, because a matrix per partition pair would not scale to thousands
+ * of partitions.
  */
 struct cpt_table {
 	int nr_parts;
@@ -67,9 +70,10 @@ struct cpt_table {
 	int *cpu_part;
 	int *part_first;
 	int *part_cpu;
-	bool *part_node;
+	int *part_node_first;
+	int *part_node;
 	int *node_part;
-	int *distance;
+	int *node_distance;
 };
 
 /* Why a plan failed: a one-line message and the pattern offset, or -1. */
@@ -100,6 +104,9 @@ int cpt_plan(const struct cpt_topo *topo, int npartitions,
 	     const char *pattern, struct cpt_table **tablep,
 	     struct cpt_err *err);
 void cpt_table_free(struct cpt_table *table);
+
+/* The largest node distance between partitions @a and @b (both valid). */
+int cpt_table_distance(const struct cpt_table *table, int a, int b);
 
 /*
  * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per CPU,

@@ -1,0 +1,954 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The partition planner: topology + npartitions + cpu_pattern -> table.
+ *
+ * The default layout is hierarchical (doc/planner.md): partitions are shared
+ * out to NUMA nodes by core count, inside a node to its L3 domains, inside a
+ * domain to contiguous runs of cores.  The invariant that makes the table
+ * worth having is that a partition is made of whole cores - hyperthread
+ * siblings share L1/L2 and must never serve two partitions - and, while
+ * there are at least as many partitions as nodes, of a single node.  Only
+ * when asked for more partitions than there are cores are siblings split.
+ */
+#include "core_internal.h"
+
+/* The machine as the planner sees it: online CPUs grouped into cores and
+ * L3 domains, each numbered by its lowest CPU id. */
+struct plan {
+	const struct cpt_topo *topo;
+	const struct cpt_pattern *pat;
+	const char *text;
+	struct cpt_err *err;
+
+	int nr_cores;
+	int *cpu_core;		/* [nr_cpus] core ordinal, or -1 if offline */
+	int *cpu_dom;		/* [nr_cpus] L3 domain, or -1 if offline */
+	int *core_first;	/* [nr_cores + 1] into core_cpu */
+	int *core_cpu;		/* online CPUs by core, ascending */
+	int *core_dom;		/* [nr_cores] L3 domain */
+	int *core_active;	/* [nr_cores] online, not excluded CPUs */
+
+	int nr_doms;
+	int *dom_node;		/* [nr_doms] */
+	int *dom_first;		/* [nr_doms + 1] into dom_core */
+	int *dom_core;		/* active cores by domain, in core order */
+	int *node_first;	/* [nr_nodes + 1] into node_dom */
+	int *node_dom;		/* domains with active cores, by node */
+
+	int *node_cores;	/* [nr_nodes] active cores */
+	int *node_cpus;		/* [nr_nodes] active CPUs */
+	int nr_active_cpus, nr_active_cores, nr_active_nodes;
+
+	int *node_share, *dom_share, *core_share;
+	int *weight, *cap;	/* scratch for share() */
+
+	int *cpu_part;		/* [nr_cpus] the result */
+	int nr_parts;
+	unsigned int warnings;
+	int nr_online_cpus;
+	char what[120];
+};
+
+#define plan_error(pl, error, offset, ...)				\
+	(cpt_snprintf((pl)->what, sizeof((pl)->what), __VA_ARGS__),	\
+	 cpt_fail((pl)->err, (error), (pl)->text, (offset), (pl)->what))
+
+static bool cpu_active(const struct plan *pl, int cpu)
+{
+	return pl->topo->cpu[cpu].online && !pl->pat->excluded[cpu];
+}
+
+/* ---- ranking CPUs by key ------------------------------------------------ */
+
+static bool key_less(const long long *key, int a, int b)
+{
+	return key[a] < key[b] || (key[a] == key[b] && a < b);
+}
+
+static void sift_down(const long long *key, int *idx, int root, int n)
+{
+	for (;;) {
+		int child = 2 * root + 1, tmp;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && key_less(key, idx[child], idx[child + 1]))
+			child++;
+		if (!key_less(key, idx[root], idx[child]))
+			return;
+		tmp = idx[root];
+		idx[root] = idx[child];
+		idx[child] = tmp;
+		root = child;
+	}
+}
+
+static void sort_by_key(const long long *key, int *idx, int n)
+{
+	int i;
+
+	for (i = n / 2 - 1; i >= 0; i--)
+		sift_down(key, idx, i, n);
+	for (i = n - 1; i > 0; i--) {
+		int tmp = idx[0];
+
+		idx[0] = idx[i];
+		idx[i] = tmp;
+		sift_down(key, idx, 0, i);
+	}
+}
+
+/*
+ * Give items 0..n-1 ranks such that equal keys share a rank and ranks go in
+ * order of first occurrence.  Items are online CPUs in ascending order, so a
+ * rank orders cores or domains by their lowest CPU id.  Returns the number
+ * of ranks, or -ENOMEM.  Sorting keeps this O(n log n) for 8192 CPUs with
+ * keys of any size (APIC-derived ids, package * 1000 + core...).
+ */
+static int rank_keys(const long long *key, int n, int *rank)
+{
+	int *idx = cpt_calloc(n, sizeof(int));
+	int *first = cpt_calloc(n, sizeof(int));
+	int i, groups = 0, ranks = 0;
+
+	if (!idx || !first) {
+		ranks = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		idx[i] = i;
+		first[i] = -1;
+	}
+	sort_by_key(key, idx, n);
+	for (i = 0; i < n; i++) {
+		if (i && key[idx[i]] != key[idx[i - 1]])
+			groups++;
+		rank[idx[i]] = groups;	/* provisional: by key order */
+	}
+	for (i = 0; i < n; i++) {
+		if (first[rank[i]] < 0)
+			first[rank[i]] = ranks++;
+		rank[i] = first[rank[i]];
+	}
+out:
+	cpt_free(idx);
+	cpt_free(first);
+	return ranks;
+}
+
+static long long pair_key(int node, int key)
+{
+	return (long long)node << 32 | (unsigned int)key;
+}
+
+/* ---- building the planner's view --------------------------------------- */
+
+/* Count @n values of @of into buckets 0..nr-1 and fill @first (nr + 1). */
+static void count_buckets(const int *of, int n, int nr, int *first)
+{
+	int i;
+
+	for (i = 0; i <= nr; i++)
+		first[i] = 0;
+	for (i = 0; i < n; i++)
+		if (of[i] >= 0)
+			first[of[i] + 1]++;
+	for (i = 0; i < nr; i++)
+		first[i + 1] += first[i];
+}
+
+/* Rank the online CPUs into cores (by node and core key) and L3 domains
+ * (by node and L3 key; an unknown key gives one domain per node). */
+static int rank_cpus(struct plan *pl, const int *online, int n)
+{
+	const struct cpt_topo *topo = pl->topo;
+	long long *key = cpt_calloc(n, sizeof(long long));
+	int *rank = cpt_calloc(n, sizeof(int));
+	int i, ret = -ENOMEM;
+
+	if (!key || !rank)
+		goto out;
+	for (i = 0; i < n; i++)
+		key[i] = pair_key(topo->cpu[online[i]].node,
+				  topo->cpu[online[i]].core);
+	pl->nr_cores = rank_keys(key, n, rank);
+	if (pl->nr_cores < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		pl->cpu_core[online[i]] = rank[i];
+	for (i = 0; i < n; i++)
+		key[i] = pair_key(topo->cpu[online[i]].node,
+				  topo->cpu[online[i]].llc);
+	pl->nr_doms = rank_keys(key, n, rank);
+	if (pl->nr_doms < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		pl->cpu_dom[online[i]] = rank[i];
+	ret = 0;
+out:
+	cpt_free(key);
+	cpt_free(rank);
+	return ret;
+}
+
+static int alloc_view(struct plan *pl)
+{
+	const struct cpt_topo *topo = pl->topo;
+	int nc = pl->nr_cores, nd = pl->nr_doms, nn = topo->nr_nodes;
+	int scratch = (nc > nn ? nc : nn) + 1;
+
+	pl->core_first = cpt_calloc(nc + 1, sizeof(int));
+	pl->core_cpu = cpt_calloc(topo->nr_cpus, sizeof(int));
+	pl->core_dom = cpt_calloc(nc, sizeof(int));
+	pl->core_active = cpt_calloc(nc, sizeof(int));
+	pl->dom_node = cpt_calloc(nd, sizeof(int));
+	pl->dom_first = cpt_calloc(nd + 1, sizeof(int));
+	pl->dom_core = cpt_calloc(nc, sizeof(int));
+	pl->node_first = cpt_calloc(nn + 1, sizeof(int));
+	pl->node_dom = cpt_calloc(nd, sizeof(int));
+	pl->node_cores = cpt_calloc(nn, sizeof(int));
+	pl->node_cpus = cpt_calloc(nn, sizeof(int));
+	pl->node_share = cpt_calloc(nn, sizeof(int));
+	pl->dom_share = cpt_calloc(nd, sizeof(int));
+	pl->core_share = cpt_calloc(nc, sizeof(int));
+	pl->weight = cpt_calloc(scratch, sizeof(int));
+	pl->cap = cpt_calloc(scratch, sizeof(int));
+	if (!pl->core_first || !pl->core_cpu || !pl->core_dom ||
+	    !pl->core_active || !pl->dom_node || !pl->dom_first ||
+	    !pl->dom_core || !pl->node_first || !pl->node_dom ||
+	    !pl->node_cores || !pl->node_cpus || !pl->node_share ||
+	    !pl->dom_share || !pl->core_share || !pl->weight || !pl->cap)
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_view(struct plan *pl)
+{
+	cpt_free(pl->cpu_core);
+	cpt_free(pl->cpu_dom);
+	cpt_free(pl->core_first);
+	cpt_free(pl->core_cpu);
+	cpt_free(pl->core_dom);
+	cpt_free(pl->core_active);
+	cpt_free(pl->dom_node);
+	cpt_free(pl->dom_first);
+	cpt_free(pl->dom_core);
+	cpt_free(pl->node_first);
+	cpt_free(pl->node_dom);
+	cpt_free(pl->node_cores);
+	cpt_free(pl->node_cpus);
+	cpt_free(pl->node_share);
+	cpt_free(pl->dom_share);
+	cpt_free(pl->core_share);
+	cpt_free(pl->weight);
+	cpt_free(pl->cap);
+	cpt_free(pl->cpu_part);
+}
+
+/* Lists of cores by domain and domains by node, active ones only.  A
+ * core's L3 domain is that of its lowest CPU. */
+static void link_view(struct plan *pl)
+{
+	const struct cpt_topo *topo = pl->topo;
+	int nn = topo->nr_nodes, nc = pl->nr_cores, nd = pl->nr_doms;
+	int *fill = pl->weight, cpu, c, d, i;	/* scratch, max(nc, nn) + 1 */
+
+	count_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first);
+	for (c = 0; c < nc; c++)
+		fill[c] = pl->core_first[c];
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		c = pl->cpu_core[cpu];
+		if (c < 0)
+			continue;
+		pl->core_cpu[fill[c]++] = cpu;
+		if (fill[c] == pl->core_first[c] + 1)
+			pl->core_dom[c] = pl->cpu_dom[cpu];
+		pl->dom_node[pl->cpu_dom[cpu]] = topo->cpu[cpu].node;
+		if (!cpu_active(pl, cpu))
+			continue;
+		if (!pl->core_active[c]++)
+			pl->node_cores[topo->cpu[cpu].node]++;
+		pl->node_cpus[topo->cpu[cpu].node]++;
+		pl->nr_active_cpus++;
+	}
+
+	/* Active cores by domain: core order is already lowest-CPU order. */
+	for (d = 0; d <= nd; d++)
+		pl->dom_first[d] = 0;
+	for (c = 0; c < nc; c++)
+		if (pl->core_active[c])
+			pl->dom_first[pl->core_dom[c] + 1]++;
+	for (d = 0; d < nd; d++)
+		pl->dom_first[d + 1] += pl->dom_first[d];
+	for (d = 0; d < nd; d++)
+		fill[d] = pl->dom_first[d];
+	for (c = 0; c < nc; c++)
+		if (pl->core_active[c])
+			pl->dom_core[fill[pl->core_dom[c]]++] = c;
+
+	/* Domains with active cores by node, in domain order. */
+	for (i = 0; i <= nn; i++)
+		pl->node_first[i] = 0;
+	for (d = 0; d < nd; d++)
+		if (pl->dom_first[d + 1] > pl->dom_first[d])
+			pl->node_first[pl->dom_node[d] + 1]++;
+	for (i = 0; i < nn; i++)
+		pl->node_first[i + 1] += pl->node_first[i];
+	for (i = 0; i < nn; i++)
+		fill[i] = pl->node_first[i];
+	for (d = 0; d < nd; d++)
+		if (pl->dom_first[d + 1] > pl->dom_first[d])
+			pl->node_dom[fill[pl->dom_node[d]]++] = d;
+
+	for (c = 0; c < nc; c++)
+		pl->nr_active_cores += !!pl->core_active[c];
+	for (i = 0; i < nn; i++)
+		pl->nr_active_nodes += !!pl->node_cpus[i];
+}
+
+static int build_view(struct plan *pl)
+{
+	const struct cpt_topo *topo = pl->topo;
+	int *online, n = 0, cpu, ret;
+
+	pl->cpu_core = cpt_calloc(topo->nr_cpus, sizeof(int));
+	pl->cpu_dom = cpt_calloc(topo->nr_cpus, sizeof(int));
+	pl->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
+	online = cpt_calloc(topo->nr_cpus, sizeof(int));
+	if (!pl->cpu_core || !pl->cpu_dom || !pl->cpu_part || !online) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		pl->cpu_core[cpu] = -1;
+		pl->cpu_dom[cpu] = -1;
+		pl->cpu_part[cpu] = CPT_NONE;
+		if (topo->cpu[cpu].online)
+			online[n++] = cpu;
+	}
+	pl->nr_online_cpus = n;
+	ret = rank_cpus(pl, online, n);
+	if (!ret)
+		ret = alloc_view(pl);
+	if (!ret)
+		link_view(pl);
+out:
+	cpt_free(online);
+	return ret;
+}
+
+/* ---- placement ---------------------------------------------------------- */
+
+/* P * w_i - a_i * W: how far group i is below its exact share. */
+static long long shortfall(int total, long long wsum, int w, int a)
+{
+	return (long long)total * w - (long long)a * wsum;
+}
+
+/*
+ * Share @total out to @n groups in proportion to @w (largest remainder), at
+ * least 1 and at most @cap each.  Needs n <= total <= sum(cap).
+ */
+static void share(int total, int n, const int *w, const int *cap, int *out)
+{
+	long long wsum = 0;
+	int i, best, sum = 0;
+
+	for (i = 0; i < n; i++)
+		wsum += w[i];
+	for (i = 0; i < n; i++) {
+		long long a = (long long)total * w[i] / wsum;
+
+		out[i] = a < 1 ? 1 : a > cap[i] ? cap[i] : (int)a;
+		sum += out[i];
+	}
+	while (sum < total) {
+		for (best = -1, i = 0; i < n; i++)
+			if (out[i] < cap[i] && (best < 0 ||
+			    shortfall(total, wsum, w[i], out[i]) >
+			    shortfall(total, wsum, w[best], out[best])))
+				best = i;
+		out[best]++;
+		sum++;
+	}
+	while (sum > total) {
+		for (best = -1, i = 0; i < n; i++)
+			if (out[i] > 1 && (best < 0 ||
+			    shortfall(total, wsum, w[i], out[i]) <=
+			    shortfall(total, wsum, w[best], out[best])))
+				best = i;
+		out[best]--;
+		sum--;
+	}
+}
+
+static void assign_core(struct plan *pl, int core, int part)
+{
+	int i;
+
+	for (i = pl->core_first[core]; i < pl->core_first[core + 1]; i++)
+		if (cpu_active(pl, pl->core_cpu[i]))
+			pl->cpu_part[pl->core_cpu[i]] = part;
+}
+
+/* Deal the active threads of @core out to @r new partitions. */
+static void split_core(struct plan *pl, int core, int r)
+{
+	int m = pl->core_active[core], run = 0, left, i;
+
+	left = m / r + (m % r > 0);
+	for (i = pl->core_first[core]; i < pl->core_first[core + 1]; i++) {
+		if (!cpu_active(pl, pl->core_cpu[i]))
+			continue;
+		pl->cpu_part[pl->core_cpu[i]] = pl->nr_parts;
+		if (--left)
+			continue;
+		pl->nr_parts++;
+		run++;
+		left = m / r + (run < m % r);
+	}
+}
+
+/* Deal the active cores of domain @d out to @r partitions. */
+static void place_domain(struct plan *pl, int d, int r)
+{
+	const int *cores = pl->dom_core + pl->dom_first[d];
+	int m = pl->dom_first[d + 1] - pl->dom_first[d], run, i, j = 0;
+
+	if (r > m) {
+		/* More partitions than cores: split siblings, as few as can be. */
+		for (i = 0; i < m; i++)
+			pl->weight[i] = pl->cap[i] = pl->core_active[cores[i]];
+		share(r, m, pl->weight, pl->cap, pl->core_share);
+		for (i = 0; i < m; i++)
+			split_core(pl, cores[i], pl->core_share[i]);
+		return;
+	}
+	for (run = 0; run < r; run++) {
+		int size = m / r + (run < m % r);
+
+		for (i = 0; i < size; i++)
+			assign_core(pl, cores[j++], pl->nr_parts);
+		pl->nr_parts++;
+	}
+}
+
+static int domain_cores(const struct plan *pl, int d)
+{
+	return pl->dom_first[d + 1] - pl->dom_first[d];
+}
+
+static int domain_cpus(const struct plan *pl, int d)
+{
+	int i, n = 0;
+
+	for (i = pl->dom_first[d]; i < pl->dom_first[d + 1]; i++)
+		n += pl->core_active[pl->dom_core[i]];
+	return n;
+}
+
+/* Place @q partitions on node @node: by L3 domain, or whole domains. */
+static void place_node(struct plan *pl, int node, int q)
+{
+	const int *doms = pl->node_dom + pl->node_first[node];
+	int nd = pl->node_first[node + 1] - pl->node_first[node];
+	bool split = q > pl->node_cores[node];
+	int i, run, j = 0;
+
+	if (q >= nd) {
+		for (i = 0; i < nd; i++) {
+			pl->weight[i] = domain_cores(pl, doms[i]);
+			pl->cap[i] = split ? domain_cpus(pl, doms[i]) :
+					     pl->weight[i];
+		}
+		share(q, nd, pl->weight, pl->cap, pl->dom_share);
+		for (i = 0; i < nd; i++)
+			place_domain(pl, doms[i], pl->dom_share[i]);
+		return;
+	}
+	/* Fewer partitions than L3 domains: runs of whole neighbours. */
+	for (run = 0; run < q; run++) {
+		int size = nd / q + (run < nd % q), k, c;
+
+		for (k = 0; k < size; k++, j++)
+			for (c = pl->dom_first[doms[j]];
+			     c < pl->dom_first[doms[j] + 1]; c++)
+				assign_core(pl, pl->dom_core[c], pl->nr_parts);
+		pl->nr_parts++;
+	}
+}
+
+
+/* Symmetric distance of two nodes: the larger of the two directions. */
+static int node_distance(const struct cpt_topo *topo, int a, int b)
+{
+	int d1 = topo->distance[a * topo->nr_nodes + b];
+	int d2 = topo->distance[b * topo->nr_nodes + a];
+
+	return d1 > d2 ? d1 : d2;
+}
+
+/* Find the two live groups to merge next; see group_nodes(). */
+static void nearest_pair(const int *dist, const int *root, const int *cores,
+			 int k, int *pa, int *pb)
+{
+	int a = -1, b = -1, i, j;
+
+	for (i = 0; i < k; i++) {
+		if (root[i] != i)
+			continue;
+		for (j = i + 1; j < k; j++) {
+			int d = dist[i * k + j];
+
+			if (root[j] != j)
+				continue;
+			if (a < 0 || d < dist[a * k + b] ||
+			    (d == dist[a * k + b] &&
+			     cores[i] + cores[j] < cores[a] + cores[b])) {
+				a = i;
+				b = j;
+			}
+		}
+	}
+	*pa = a;
+	*pb = b;
+}
+
+/*
+ * Fewer partitions than nodes: merge the two groups of nodes whose farthest
+ * pair is nearest (complete linkage; ties to the fewest cores, then the
+ * lowest node ids) until @nparts groups are left.  A group is one partition,
+ * numbered by its lowest node.
+ */
+static int group_nodes(struct plan *pl, int nparts)
+{
+	const struct cpt_topo *topo = pl->topo;
+	int nn = topo->nr_nodes, k = 0, alive, i, a, b, cpu;
+	int *node = cpt_calloc(nn, sizeof(int));
+	int *root = cpt_calloc(nn, sizeof(int));
+	int *cores = cpt_calloc(nn, sizeof(int));
+	int *part = cpt_calloc(nn, sizeof(int));
+	int *dist = NULL;
+	int ret = -ENOMEM;
+
+	if (!node || !root || !cores || !part)
+		goto out;
+	for (i = 0; i < nn; i++)
+		if (pl->node_cpus[i])
+			node[k++] = i;
+	dist = cpt_calloc((size_t)k * k, sizeof(int));
+	if (!dist)
+		goto out;
+	for (a = 0; a < k; a++) {
+		root[a] = a;
+		cores[a] = pl->node_cores[node[a]];
+		for (b = 0; b < k; b++)
+			dist[a * k + b] = node_distance(topo, node[a], node[b]);
+	}
+	for (alive = k; alive > nparts; alive--) {
+		nearest_pair(dist, root, cores, k, &a, &b);
+		root[b] = a;
+		cores[a] += cores[b];
+		for (i = 0; i < k; i++) {
+			if (dist[b * k + i] > dist[a * k + i]) {
+				dist[a * k + i] = dist[b * k + i];
+				dist[i * k + a] = dist[b * k + i];
+			}
+		}
+	}
+	/* Roots are the lowest members: numbering them in order numbers the
+	 * groups by lowest node. */
+	for (i = 0, a = 0; i < k; i++)
+		if (root[i] == i)
+			cores[i] = a++;
+	for (i = 0; i < k; i++) {
+		for (a = i; root[a] != a; a = root[a])
+			;
+		part[node[i]] = cores[a];
+	}
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
+		if (cpu_active(pl, cpu))
+			pl->cpu_part[cpu] = part[topo->cpu[cpu].node];
+	pl->nr_parts = nparts;
+	ret = 0;
+out:
+	cpt_free(node);
+	cpt_free(root);
+	cpt_free(cores);
+	cpt_free(part);
+	cpt_free(dist);
+	return ret;
+}
+
+/*
+ * The automatic count: two cores per partition, as Lustre's estimate
+ * intends, but never forced to divide the CPU count, and at least one
+ * partition per node.  Counting cores rather than dividing by the threads of
+ * the running CPU keeps hybrid parts (SMT P-cores, single-thread E-cores)
+ * right.
+ */
+static int default_count(const struct plan *pl)
+{
+	int n = (pl->nr_active_cores + 1) / 2;
+
+	if (pl->nr_active_cpus <= 4)
+		return 1;
+	if (n < 2)
+		n = 2;
+	if (n < pl->nr_active_nodes)
+		n = pl->nr_active_nodes;
+	if (n > pl->nr_active_cores)
+		n = pl->nr_active_cores;
+	return n > CPT_DEFAULT_MAX ? CPT_DEFAULT_MAX : n;
+}
+
+static int place_default(struct plan *pl, int nparts)
+{
+	int nn = pl->topo->nr_nodes, i, k = 0;
+	bool split;
+
+	if (!pl->nr_active_cpus)
+		return plan_error(pl, -EINVAL, -1,
+				  "cpu_pattern: X[...] leaves no online CPU");
+	if (!nparts)
+		nparts = default_count(pl);
+	if (nparts > pl->nr_active_cpus)
+		return plan_error(pl, -ERANGE, -1,
+				  "npartitions=%d is more than the %d online CPUs%s",
+				  nparts, pl->nr_active_cpus,
+				  pl->nr_active_cpus < pl->nr_online_cpus ?
+				  " left after X[...]" : "");
+	if (nparts < pl->nr_active_nodes)
+		return group_nodes(pl, nparts);
+	split = nparts > pl->nr_active_cores;
+	if (split)
+		pl->warnings |= CPT_WARN_SPLIT_CORES;
+	for (i = 0; i < nn; i++) {
+		if (!pl->node_cpus[i])
+			continue;
+		pl->weight[k] = pl->node_cores[i];
+		pl->cap[k] = split ? pl->node_cpus[i] : pl->node_cores[i];
+		k++;
+	}
+	share(nparts, k, pl->weight, pl->cap, pl->node_share);
+	for (i = 0, k = 0; i < nn; i++)
+		if (pl->node_cpus[i])
+			place_node(pl, i, pl->node_share[k++]);
+	return 0;
+}
+
+/* ---- patterns ------------------------------------------------------------ */
+
+static void place_lists(struct plan *pl)
+{
+	const struct cpt_pattern *pat = pl->pat;
+	int cpu;
+
+	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++) {
+		if (!cpu_active(pl, cpu))
+			continue;
+		if (pat->by_node)
+			pl->cpu_part[cpu] = pat->node_part[pl->topo->cpu[cpu].node];
+		else
+			pl->cpu_part[cpu] = pat->cpu_part[cpu];
+	}
+	pl->nr_parts = pat->nr_parts;
+}
+
+/* C[LIST]: take whole cores out of every partition, after placement. */
+static int drop_cores(struct plan *pl)
+{
+	const struct cpt_pattern *pat = pl->pat;
+	int k, i;
+
+	for (k = 0; k < pl->topo->nr_cpus; k++) {
+		if (pat->core_drop[k] < 0)
+			continue;
+		if (k >= pl->nr_cores)
+			return plan_error(pl, -ENODEV, pat->core_drop[k],
+					  "core %d does not exist (%d cores online)",
+					  k, pl->nr_cores);
+		for (i = pl->core_first[k]; i < pl->core_first[k + 1]; i++)
+			pl->cpu_part[pl->core_cpu[i]] = CPT_NONE;
+	}
+	return 0;
+}
+
+static int check_nonempty(struct plan *pl)
+{
+	const struct cpt_pattern *pat = pl->pat;
+	int *count = cpt_calloc(pl->nr_parts, sizeof(int));
+	int cpu, p, ret = 0;
+
+	if (!count)
+		return plan_error(pl, -ENOMEM, -1, "out of memory");
+	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++)
+		if (pl->cpu_part[cpu] >= 0)
+			count[pl->cpu_part[cpu]]++;
+	for (p = 0; p < pl->nr_parts && !ret; p++) {
+		if (count[p])
+			continue;
+		if (pat->nr_parts)
+			ret = plan_error(pl, -EINVAL, pat->part_offset[p],
+					 "partition %d has no online CPU", p);
+		else
+			ret = plan_error(pl, -EINVAL, pat->core_drop_offset,
+					 "partition %d has no CPU left after C[...]",
+					 p);
+	}
+	cpt_free(count);
+	return ret;
+}
+
+static int place(struct plan *pl, int npartitions)
+{
+	const struct cpt_pattern *pat = pl->pat;
+	int ret = 0;
+
+	if (pat->nr_parts) {
+		place_lists(pl);
+	} else if (pat->by_node && pl->nr_active_nodes > 1) {
+		/* "N": one partition per node; on a single node it is the
+		 * default layout, which is the LU-9998 fix. */
+		ret = place_default(pl, pl->nr_active_nodes);
+	} else {
+		ret = place_default(pl, npartitions);
+		npartitions = 0;
+	}
+	if (npartitions)
+		pl->warnings |= CPT_WARN_NPART_IGNORED;
+	if (!ret)
+		ret = drop_cores(pl);
+	if (!ret)
+		ret = check_nonempty(pl);
+	return ret;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+void cpt_table_free(struct cpt_table *table)
+{
+	if (!table)
+		return;
+	cpt_free(table->cpu_part);
+	cpt_free(table->part_first);
+	cpt_free(table->part_cpu);
+	cpt_free(table->part_node_first);
+	cpt_free(table->part_node);
+	cpt_free(table->node_part);
+	cpt_free(table->node_distance);
+	cpt_free(table);
+}
+
+static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
+{
+	struct cpt_table *t = cpt_calloc(1, sizeof(*t));
+	int nn = topo->nr_nodes;
+
+	if (!t)
+		return NULL;
+	t->nr_parts = nparts;
+	t->nr_cpus = topo->nr_cpus;
+	t->nr_nodes = nn;
+	t->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->part_first = cpt_calloc(nparts + 1, sizeof(int));
+	t->part_cpu = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->part_node_first = cpt_calloc(nparts + 1, sizeof(int));
+	t->part_node = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->node_part = cpt_calloc(nn, sizeof(int));
+	t->node_distance = cpt_calloc((size_t)nn * nn, sizeof(int));
+	if (!t->cpu_part || !t->part_first || !t->part_cpu ||
+	    !t->part_node_first || !t->part_node || !t->node_part ||
+	    !t->node_distance) {
+		cpt_table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Nodes of each partition, ascending; node_part is the lowest partition. */
+static void fill_nodes(struct cpt_table *t, const struct cpt_topo *topo)
+{
+	int p, i, j, n = 0;
+
+	for (i = 0; i < t->nr_nodes; i++)
+		t->node_part[i] = CPT_NONE;
+	for (p = 0; p < t->nr_parts; p++) {
+		int start = n;
+
+		t->part_node_first[p] = start;
+		for (i = t->part_first[p]; i < t->part_first[p + 1]; i++) {
+			int node = topo->cpu[t->part_cpu[i]].node, pos;
+
+			if (t->node_part[node] == CPT_NONE)
+				t->node_part[node] = p;
+			for (pos = start; pos < n && t->part_node[pos] < node;)
+				pos++;
+			if (pos < n && t->part_node[pos] == node)
+				continue;
+			for (j = n++; j > pos; j--)
+				t->part_node[j] = t->part_node[j - 1];
+			t->part_node[pos] = node;
+		}
+	}
+	t->part_node_first[t->nr_parts] = n;
+	for (i = 0; i < t->nr_nodes; i++)
+		t->nr_placed_nodes += t->node_part[i] != CPT_NONE;
+}
+
+static struct cpt_table *build_table(const struct plan *pl)
+{
+	const struct cpt_topo *topo = pl->topo;
+	struct cpt_table *t = alloc_table(topo, pl->nr_parts);
+	int cpu, c, p, *fill;
+
+	if (!t)
+		return NULL;
+	t->warnings = pl->warnings;
+	count_buckets(pl->cpu_part, topo->nr_cpus, pl->nr_parts, t->part_first);
+	/* part_node_first is free until fill_nodes(): use it to fill. */
+	fill = t->part_node_first;
+	for (p = 0; p <= pl->nr_parts; p++)
+		fill[p] = t->part_first[p];
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		t->cpu_part[cpu] = pl->cpu_part[cpu];
+		if (pl->cpu_part[cpu] != CPT_NONE)
+			t->part_cpu[fill[pl->cpu_part[cpu]]++] = cpu;
+	}
+	t->nr_placed_cpus = t->part_first[pl->nr_parts];
+	for (c = 0; c < pl->nr_cores; c++) {
+		int i;
+
+		for (i = pl->core_first[c]; i < pl->core_first[c + 1]; i++) {
+			if (pl->cpu_part[pl->core_cpu[i]] != CPT_NONE) {
+				t->nr_placed_cores++;
+				break;
+			}
+		}
+	}
+	fill_nodes(t, topo);
+	for (c = 0; c < topo->nr_nodes * topo->nr_nodes; c++)
+		t->node_distance[c] = topo->distance[c];
+	return t;
+}
+
+int cpt_table_distance(const struct cpt_table *t, int a, int b)
+{
+	int i, j, d = 0;
+
+	for (i = t->part_node_first[a]; i < t->part_node_first[a + 1]; i++) {
+		for (j = t->part_node_first[b]; j < t->part_node_first[b + 1]; j++) {
+			int x = t->part_node[i], y = t->part_node[j];
+			int d1 = t->node_distance[x * t->nr_nodes + y];
+			int d2 = t->node_distance[y * t->nr_nodes + x];
+
+			if (d1 > d)
+				d = d1;
+			if (d2 > d)
+				d = d2;
+		}
+	}
+	return d;
+}
+
+/* The topology must be self-consistent before anything indexes with it. */
+static int check_topo(const struct cpt_topo *topo, struct cpt_err *err)
+{
+	int cpu, n = 0;
+
+	if (!topo || topo->nr_cpus <= 0 || topo->nr_nodes <= 0)
+		return cpt_fail(err, -EINVAL, NULL, -1, "empty topology");
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		const struct cpt_cpu *c = &topo->cpu[cpu];
+
+		if (!c->online)
+			continue;
+		n++;
+		if (c->node < 0 || c->node >= topo->nr_nodes || c->core < 0)
+			return cpt_fail(err, -EINVAL, NULL, -1,
+					"topology: CPU with an invalid node or core");
+	}
+	if (!n)
+		return cpt_fail(err, -ENODEV, NULL, -1, "no online CPU");
+	return 0;
+}
+
+int cpt_plan(const struct cpt_topo *topo, int npartitions,
+	     const char *pattern, struct cpt_table **tablep,
+	     struct cpt_err *err)
+{
+	struct cpt_pattern pat;
+	struct plan pl = { .topo = topo, .pat = &pat, .text = pattern,
+			   .err = err };
+	int ret;
+
+	*tablep = NULL;
+	if (err) {
+		err->offset = -1;
+		err->msg[0] = '\0';
+	}
+	ret = check_topo(topo, err);
+	if (ret)
+		return ret;
+	if (npartitions < 0)
+		return plan_error(&pl, -ERANGE, -1,
+				  "npartitions=%d is negative", npartitions);
+	ret = cpt_pattern_parse(topo, pattern ? pattern : "", &pat, err);
+	if (ret)
+		return ret;
+	ret = build_view(&pl);
+	if (ret) {
+		cpt_fail(err, ret, NULL, -1, "out of memory");
+		goto out;
+	}
+	ret = place(&pl, npartitions);
+	if (ret)
+		goto out;
+	*tablep = build_table(&pl);
+	if (!*tablep)
+		ret = cpt_fail(err, -ENOMEM, NULL, -1, "out of memory");
+out:
+	free_view(&pl);
+	cpt_pattern_release(&pat);
+	return ret;
+}
+
+/* ---- topologies ---------------------------------------------------------- */
+
+void cpt_topo_free(struct cpt_topo *topo)
+{
+	if (!topo)
+		return;
+	cpt_free(topo->cpu);
+	cpt_free(topo->node_online);
+	cpt_free(topo->distance);
+	cpt_free(topo);
+}
+
+struct cpt_topo *cpt_topo_alloc(int nr_cpus, int nr_nodes)
+{
+	struct cpt_topo *topo;
+	int a, b;
+
+	if (nr_cpus <= 0 || nr_nodes <= 0)
+		return NULL;
+	topo = cpt_calloc(1, sizeof(*topo));
+	if (!topo)
+		return NULL;
+	topo->nr_cpus = nr_cpus;
+	topo->nr_nodes = nr_nodes;
+	topo->cpu = cpt_calloc(nr_cpus, sizeof(*topo->cpu));
+	topo->node_online = cpt_calloc(nr_nodes, sizeof(bool));
+	topo->distance = cpt_calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
+	if (!topo->cpu || !topo->node_online || !topo->distance) {
+		cpt_topo_free(topo);
+		return NULL;
+	}
+	for (a = 0; a < nr_cpus; a++)
+		topo->cpu[a].llc = CPT_NONE;
+	for (a = 0; a < nr_nodes; a++)
+		for (b = 0; b < nr_nodes; b++)
+			topo->distance[a * nr_nodes + b] =
+				a == b ? CPT_LOCAL_DISTANCE : CPT_REMOTE_DISTANCE;
+	return topo;
+}
