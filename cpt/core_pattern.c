@@ -33,12 +33,17 @@ struct parser {
 
 static bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return c == ' ' || c == '\t' || c == '\n';
 }
 
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+static bool is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 static void skip_space(struct parser *p)
@@ -47,29 +52,40 @@ static void skip_space(struct parser *p)
 		p->pos++;
 }
 
+/*
+ * The token at @offset: a range like 4-9/2, a number (with any letters glued
+ * to it, as in 0x1f) or a single character, made printable since it may be
+ * any byte.
+ */
+static int copy_token(const char *text, int offset, char *token, int size)
+{
+	const char *s = text + offset;
+	int i = 0, n = 1;
+
+	if (!*s)
+		return 0;
+	if (is_digit(*s)) {
+		while (is_alnum(s[n]) ||
+		       ((s[n] == '-' || s[n] == '/') && is_digit(s[n + 1])))
+			n++;
+	}
+	for (i = 0; i < n && i < size - 1; i++)
+		token[i] = (s[i] > ' ' && s[i] < 127) ? s[i] : '?';
+	token[i] = '\0';
+	return i;
+}
+
 int cpt_fail(struct cpt_err *err, int error, const char *text, int offset,
 	     const char *what)
 {
-	char token[20];
-	int i;
+	char token[40];
 
 	if (!err)
 		return error;
 	err->offset = offset;
-	if (offset < 0 || !text) {
+	if (offset < 0 || !text)
 		cpt_snprintf(err->msg, sizeof(err->msg), "%s", what);
-		return error;
-	}
-	/* The token, made printable: it may hold any byte the user wrote. */
-	for (i = 0; i < (int)sizeof(token) - 1; i++) {
-		char c = text[offset + i];
-
-		if (!c || (i && is_space(c)))
-			break;
-		token[i] = (c > ' ' && c < 127) ? c : '?';
-	}
-	token[i] = '\0';
-	if (i)
+	else if (copy_token(text, offset, token, sizeof(token)))
 		cpt_snprintf(err->msg, sizeof(err->msg),
 			     "cpu_pattern: %s at offset %d ('%s')",
 			     what, offset, token);
@@ -119,9 +135,12 @@ static int check_exists(struct parser *p, enum list_kind kind, int v, int off)
 
 	switch (kind) {
 	case LIST_NODES:
-		if (v >= topo->nr_nodes || !topo->node_online[v])
+		if (v >= topo->nr_nodes)
 			return parse_error(p, -ENODEV, off,
 					   "node %d does not exist", v);
+		if (!topo->node_online[v])
+			return parse_error(p, -ENODEV, off,
+					   "node %d is offline", v);
 		if (!p->node_cpus[v])
 			return parse_error(p, -ENODEV, off,
 					   "node %d has no online CPU", v);
@@ -229,9 +248,8 @@ static int parse_range(struct parser *p, enum list_kind kind, int part)
 						   "stride must be at least 1");
 		}
 	}
-	ret = check_exists(p, kind, lo, off);
-	if (!ret && hi != lo)
-		ret = check_exists(p, kind, hi, off);
+	/* Refuse an out-of-range end before walking up to it. */
+	ret = hi >= list_bound(p, kind) ? check_exists(p, kind, hi, off) : 0;
 	for (v = lo; !ret; v += stride) {
 		ret = check_exists(p, kind, v, off);
 		if (!ret)

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the cmocka unit tests: a test-side model of a topology
+ * (core ordinals, L3 domains) computed independently of the core, a
+ * test-side rendering of a table, and checkers for the invariants of
+ * doc/planner.md.  They fail the running cmocka test with a message that
+ * names the context set by ctx().
+ */
+#ifndef UNIT_HELPERS_H
+#define UNIT_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "cpt_core.h"
+
+/* Run only the tests matching $CMOCKA_TEST_FILTER (a glob), when set. */
+void unit_filter(void);
+/* Exit with cmocka's result.  After a failed test the objects it had not
+ * freed yet would be reported as leaks and bury the failure, so a failed run
+ * exits without the leak check; a passing run keeps it. */
+int unit_exit(int failed);
+
+/* Context printed with every failure ("fixture epyc_nps4 P=24"). */
+void ctx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void check_fail(const char *file, int line, const char *cond,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			check_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
+	} while (0)
+
+/* @s with control and non-ASCII bytes escaped, into @buf. */
+const char *esc(const char *s, char *buf, size_t size);
+
+/* A growing string. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *sb);
+
+/* What the test knows about a topology, derived from doc/planner.md. */
+struct tinfo {
+	int nr_cpus, nr_nodes;
+	int nr_online;
+	int nr_cores;		/* distinct core keys of online CPUs */
+	int nr_cpu_nodes;	/* nodes with an online CPU */
+	int nr_doms;		/* L3 domains, ordered by node, lowest CPU */
+	int *ord;		/* per CPU: core ordinal, -1 when offline */
+	int *dom;		/* per CPU: L3 domain, -1 when offline */
+	int *core_threads;	/* per ordinal: online CPUs */
+	int *dom_node;		/* per domain: its node */
+};
+void tinfo_init(struct tinfo *ti, const struct cpt_topo *t);
+void tinfo_free(struct tinfo *ti);
+
+/* The default count of doc/planner.md, over all online CPUs. */
+int expected_default_count(const struct cpt_topo *t);
+
+/* The table as "%d\t:" " %d"... "\n", rendered by the test itself from
+ * part_first/part_cpu (not by the formatter under test).  Free it. */
+char *render_table(const struct cpt_table *tb);
+char *render_distance(const struct cpt_table *tb);
+
+/* Whether partition @p holds node @n (from part_node_first/part_node). */
+bool part_has_node(const struct cpt_table *tb, int p, int n);
+
+/* Invariants that hold for every table: structure, cpu_part/part_cpu,
+ * ascending CPUs, offline CPUs never placed, counters, part_node/node_part,
+ * node_distance, cpt_table_distance() = largest node distance. */
+void check_structure(const struct cpt_topo *t, const struct cpt_table *tb);
+
+/* Invariants of the default placement with @P partitions over all online
+ * CPUs: everything placed, siblings together when P <= cores, no partition
+ * spanning nodes when P >= CPU-bearing nodes, numbering by node / L3 domain /
+ * core order, balanced runs, whole nodes grouped when P < nodes, warnings. */
+void check_default_layout(const struct cpt_topo *t,
+			  const struct cpt_table *tb, int P);
+
+/* cpt_plan() that must succeed; checks the structure and returns the table. */
+struct cpt_table *plan_ok(const struct cpt_topo *t, int np,
+			  const char *pattern);
+
+/* The partitions of @tb must be exactly @expected (table text format). */
+void assert_parts(const struct cpt_table *tb, const char *expected);
+
+/* One failing cpt_plan() call. */
+#define OFF_ANY	(-100)
+struct perr {
+	const char *pattern;
+	int np;
+	int err;		/* negative errno */
+	int off_lo, off_hi;	/* offset range; OFF_ANY: not checked */
+	const char *tokens;	/* '|'-separated exact tokens, or NULL */
+	const char *problems;	/* '|'-separated substrings (any case), or NULL */
+};
+void expect_error(const struct cpt_topo *t, const struct perr *e);
+
+/* The text quoted in "... at offset <o> ('<token>')", or NULL. */
+const char *err_token(const struct cpt_err *err, size_t *len);
+
+#endif /* UNIT_HELPERS_H */
