@@ -53,7 +53,7 @@ struct plan {
 	(cpt_snprintf((pl)->what, sizeof((pl)->what), __VA_ARGS__),	\
 	 cpt_fail((pl)->err, (error), (pl)->text, (offset), (pl)->what))
 
-static bool cpu_active(const struct plan *pl, int cpu)
+static bool plan_cpu_active(const struct plan *pl, int cpu)
 {
 	return pl->topo->cpu[cpu].online && !pl->pat->excluded[cpu];
 }
@@ -264,7 +264,7 @@ static void link_view(struct plan *pl)
 		if (fill[c] == pl->core_first[c] + 1)
 			pl->core_dom[c] = pl->cpu_dom[cpu];
 		pl->dom_node[pl->cpu_dom[cpu]] = topo->cpu[cpu].node;
-		if (!cpu_active(pl, cpu))
+		if (!plan_cpu_active(pl, cpu))
 			continue;
 		if (!pl->core_active[c]++)
 			pl->node_cores[topo->cpu[cpu].node]++;
@@ -387,7 +387,7 @@ static void assign_core(struct plan *pl, int core, int part)
 	int i;
 
 	for (i = pl->core_first[core]; i < pl->core_first[core + 1]; i++)
-		if (cpu_active(pl, pl->core_cpu[i]))
+		if (plan_cpu_active(pl, pl->core_cpu[i]))
 			pl->cpu_part[pl->core_cpu[i]] = part;
 }
 
@@ -398,7 +398,7 @@ static void split_core(struct plan *pl, int core, int r)
 
 	left = m / r + (m % r > 0);
 	for (i = pl->core_first[core]; i < pl->core_first[core + 1]; i++) {
-		if (!cpu_active(pl, pl->core_cpu[i]))
+		if (!plan_cpu_active(pl, pl->core_cpu[i]))
 			continue;
 		pl->cpu_part[pl->core_cpu[i]] = pl->nr_parts;
 		if (--left)
@@ -480,7 +480,7 @@ static void place_node(struct plan *pl, int node, int q)
 
 
 /* Symmetric distance of two nodes: the larger of the two directions. */
-static int node_distance(const struct cpt_topo *topo, int a, int b)
+static int topo_node_distance(const struct cpt_topo *topo, int a, int b)
 {
 	int d1 = topo->distance[a * topo->nr_nodes + b];
 	int d2 = topo->distance[b * topo->nr_nodes + a];
@@ -543,7 +543,7 @@ static int group_nodes(struct plan *pl, int nparts)
 		root[a] = a;
 		cores[a] = pl->node_cores[node[a]];
 		for (b = 0; b < k; b++)
-			dist[a * k + b] = node_distance(topo, node[a], node[b]);
+			dist[a * k + b] = topo_node_distance(topo, node[a], node[b]);
 	}
 	for (alive = k; alive > nparts; alive--) {
 		nearest_pair(dist, root, cores, k, &a, &b);
@@ -567,7 +567,7 @@ static int group_nodes(struct plan *pl, int nparts)
 		part[node[i]] = cores[a];
 	}
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
-		if (cpu_active(pl, cpu))
+		if (plan_cpu_active(pl, cpu))
 			pl->cpu_part[cpu] = part[topo->cpu[cpu].node];
 	pl->nr_parts = nparts;
 	ret = 0;
@@ -645,7 +645,7 @@ static void place_lists(struct plan *pl)
 	int cpu;
 
 	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++) {
-		if (!cpu_active(pl, cpu))
+		if (!plan_cpu_active(pl, cpu))
 			continue;
 		if (pat->by_node)
 			pl->cpu_part[cpu] = pat->node_part[pl->topo->cpu[cpu].node];

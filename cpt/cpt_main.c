@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpt: CPU partition table.
+ *
+ * At load time, reads the topology, plans the partitions (cpt/core_*.c,
+ * doc/planner.md) for the npartitions and cpu_pattern parameters, and
+ * serves the result to other modules (include/cpt.h) and in
+ * /proc/sys/lnet.  The table does not follow CPU hotplug; reload the module
+ * for a new one.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "cpt_glue.h"
+
+/*
+ * A partition count parameter.  Lustre's modprobe lines say
+ * cpu_npartitions, ours npartitions; both are accepted, and @set tells a
+ * count that was given from the default, so that two given counts can be
+ * checked against each other.
+ */
+struct cpt_count_param {
+	int val;
+	bool set;
+};
+
+static int cpt_count_set(const char *val, const struct kernel_param *kp)
+{
+	struct cpt_count_param *param = kp->arg;
+	int ret;
+
+	/* Decimal, like the numbers of cpu_pattern: "0x10" is refused. */
+	ret = kstrtoint(val, 10, &param->val);
+	if (ret)
+		return ret;
+	param->set = true;
+	return 0;
+}
+
+static int cpt_count_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct cpt_count_param *param = kp->arg;
+
+	return sysfs_emit(buffer, "%d\n", param->val);
+}
+
+static const struct kernel_param_ops cpt_count_ops = {
+	.set = cpt_count_set,
+	.get = cpt_count_get,
+};
+
+static struct cpt_count_param npartitions;
+module_param_cb(npartitions, &cpt_count_ops, &npartitions, 0444);
+__MODULE_PARM_TYPE(npartitions, "int");
+MODULE_PARM_DESC(npartitions,
+		 "number of CPU partitions (0: automatic; ignored with an explicit cpu_pattern)");
+
+static struct cpt_count_param cpu_npartitions;
+module_param_cb(cpu_npartitions, &cpt_count_ops, &cpu_npartitions, 0444);
+__MODULE_PARM_TYPE(cpu_npartitions, "int");
+MODULE_PARM_DESC(cpu_npartitions,
+		 "alias of npartitions, as Lustre's libcfs names it");
+
+/*
+ * cpu_pattern may be up to CPT_PATTERN_MAX (4096) bytes, and the planner
+ * answers -E2BIG beyond; charp parameters stop at 1024 bytes (-ENOSPC), so
+ * the string gets its own copy.  The module loader frees it (.free) on
+ * unload and when the load fails.
+ */
+static int cpt_pattern_set(const char *val, const struct kernel_param *kp)
+{
+	char **pattern = kp->arg;
+	char *copy;
+
+	copy = kstrdup(val, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	kfree(*pattern);
+	*pattern = copy;
+	return 0;
+}
+
+static int cpt_pattern_get(char *buffer, const struct kernel_param *kp)
+{
+	const char *pattern = *(char **)kp->arg;
+
+	return sysfs_emit(buffer, "%s\n", pattern ?: "");
+}
+
+static void cpt_pattern_free(void *arg)
+{
+	char **pattern = arg;
+
+	kfree(*pattern);
+	*pattern = NULL;
+}
+
+static const struct kernel_param_ops cpt_pattern_ops = {
+	.set = cpt_pattern_set,
+	.get = cpt_pattern_get,
+	.free = cpt_pattern_free,
+};
+
+static char *cpu_pattern;
+module_param_cb(cpu_pattern, &cpt_pattern_ops, &cpu_pattern, 0444);
+__MODULE_PARM_TYPE(cpu_pattern, "charp");
+MODULE_PARM_DESC(cpu_pattern,
+		 "CPU partition pattern, e.g. \"0[0-3] 1[4-7]\", \"N 0[0] 1[1]\", \"X[0]\", \"C[0]\" (empty: automatic)");
+
+/* The partition count asked for, from either parameter. */
+static int cpt_read_count(int *count)
+{
+	if (npartitions.set && cpu_npartitions.set &&
+	    npartitions.val != cpu_npartitions.val) {
+		pr_err("npartitions=%d and cpu_npartitions=%d disagree\n",
+		       npartitions.val, cpu_npartitions.val);
+		return -EINVAL;
+	}
+	*count = cpu_npartitions.set ? cpu_npartitions.val : npartitions.val;
+	return 0;
+}
+
+static int cpt_plan_table(int count, struct cpt_table **tablep)
+{
+	struct cpt_err err = { .offset = -1 };
+	struct cpt_topo *topo;
+	int ret;
+
+	topo = cpt_topo_snapshot();
+	if (!topo)
+		return -ENOMEM;
+	ret = cpt_plan(topo, count, cpu_pattern, tablep, &err);
+	cpt_topo_free(topo);
+
+	/* One line, what the planner says: the user's parameter is wrong. */
+	if (ret && err.msg[0])
+		pr_err("%s\n", err.msg);
+	else if (ret)
+		pr_err("cannot plan the partition table: error %d\n", ret);
+	return ret;
+}
+
+static void cpt_report(const struct cpt_table *table, int count)
+{
+	pr_info("%d partitions over %d nodes, %d cores, %d CPUs\n",
+		table->nr_parts, table->nr_placed_nodes,
+		table->nr_placed_cores, table->nr_placed_cpus);
+	if (table->warnings & CPT_WARN_SPLIT_CORES)
+		pr_warn("more partitions than cores (%d): SMT siblings are split between partitions\n",
+			table->nr_placed_cores);
+	if (table->warnings & CPT_WARN_NPART_IGNORED)
+		pr_warn("npartitions=%d ignored: cpu_pattern sets the partitions\n",
+			count);
+}
+
+static int __init cpt_init(void)
+{
+	struct cpt_table *table;
+	struct cpt_state *state;
+	int count, ret;
+
+	ret = cpt_read_count(&count);
+	if (ret)
+		return ret;
+	ret = cpt_plan_table(count, &table);
+	if (ret)
+		return ret;
+
+	state = cpt_state_create(table);
+	if (!state)
+		return -ENOMEM;
+
+	/* Install first: the /proc files are readable as soon as they exist. */
+	cpt_state_install(state);
+	ret = cpt_sysctl_register();
+	if (ret) {
+		pr_err("cannot register /proc/sys/lnet/cpu_partition_{table,distance}\n");
+		goto err_uninstall;
+	}
+	cpt_report(state->table, count);
+	return 0;
+
+err_uninstall:
+	cpt_state_install(NULL);
+	cpt_state_destroy(state);
+	return ret;
+}
+
+static void __exit cpt_exit(void)
+{
+	/* Readers of /proc are gone once unregistering returns. */
+	cpt_sysctl_unregister();
+	cpt_state_destroy(cpt_state_install(NULL));
+}
+
+module_init(cpt_init);
+module_exit(cpt_exit);
+
+MODULE_DESCRIPTION("CPU partition table: NUMA, L3 and core aware CPU partitions for other modules");
+MODULE_LICENSE("GPL");

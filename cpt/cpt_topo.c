@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshot of the machine's topology for the planner: which CPUs are online,
+ * their SMT core, package, NUMA node and L3, and the node distances.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/nodemask.h>
+#include <linux/topology.h>
+
+#include "cpt_compat.h"
+#include "cpt_glue.h"
+
+/*
+ * A CPU whose node the kernel does not know (NUMA_NO_NODE, which x86 never
+ * leaves on an online CPU) is put on the first online node rather than
+ * given to the planner as an id it would reject.
+ */
+static int cpt_read_node(unsigned int cpu)
+{
+	int node = cpu_to_node(cpu);
+
+	if (node < 0 || node >= nr_node_ids)
+		return first_online_node;
+	return node;
+}
+
+/* Caller holds cpus_read_lock(), so the sibling masks are stable. */
+static void cpt_read_cpu(struct cpt_cpu *c, unsigned int cpu)
+{
+	unsigned int first = cpumask_first(topology_sibling_cpumask(cpu));
+	int package = topology_physical_package_id(cpu);
+
+	/*
+	 * The lowest online SMT sibling names the core: equal for siblings,
+	 * unique across cores.  An empty sibling mask (an architecture that
+	 * does not fill it) makes each CPU its own core.
+	 */
+	c->core = first < nr_cpu_ids ? first : cpu;
+	c->package = package >= 0 ? package : 0;
+	c->node = cpt_read_node(cpu);
+	c->llc = cpt_compat_llc_id(cpu);
+	if (c->llc < 0)
+		c->llc = CPT_NONE;
+	c->online = true;
+}
+
+static void cpt_read_nodes(struct cpt_topo *topo)
+{
+	int a, b;
+
+	for (a = 0; a < topo->nr_nodes; a++) {
+		topo->node_online[a] = node_online(a);
+		for (b = 0; b < topo->nr_nodes; b++)
+			topo->distance[a * topo->nr_nodes + b] =
+				node_distance(a, b);
+	}
+}
+
+/**
+ * cpt_topo_snapshot() - read the topology of the online CPUs
+ *
+ * CPU hotplug is held off while reading, so that the online mask, the
+ * sibling masks and the node of each CPU agree with each other.  The
+ * snapshot is not kept in sync afterwards: the table describes the CPUs
+ * online at load time.
+ *
+ * Return: a topology to free with cpt_topo_free(), or NULL when out of
+ * memory.
+ */
+struct cpt_topo *cpt_topo_snapshot(void)
+{
+	struct cpt_topo *topo;
+	unsigned int cpu;
+
+	topo = cpt_topo_alloc(nr_cpu_ids, nr_node_ids);
+	if (!topo)
+		return NULL;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		cpt_read_cpu(&topo->cpu[cpu], cpu);
+	cpt_read_nodes(topo);
+	cpus_read_unlock();
+
+	return topo;
+}
