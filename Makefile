@@ -22,7 +22,7 @@ CC		?= cc
 CFLAGS		?= -O2 -g
 WARN		 = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		   -Wformat=2 -Wno-format-nonliteral
-CORE_SRC	 = cpt/core_plan.c cpt/core_pattern.c cpt/core_format.c
+CORE_SRC	 = cpt/core_plan.c cpt/core_pattern.c cpt/core_format.c cpt/core_update.c
 CORE_HDR	 = include/cpt_core.h include/cpt_shim.h cpt/core_internal.h
 SAN		 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer

@@ -67,6 +67,8 @@ size_t cpt_format_table(const struct cpt_table *t, char *buf, size_t size)
 	for (p = 0; p < t->nr_parts; p++) {
 		put_head(&o, p);
 		for (i = t->part_first[p]; i < t->part_first[p + 1]; i++) {
+			if (t->cpu_online && !t->cpu_online[t->part_cpu[i]])
+				continue;
 			put_char(&o, ' ');
 			put_int(&o, t->part_cpu[i]);
 		}

@@ -27,6 +27,16 @@ int cpt_pattern_parse(const struct cpt_topo *topo, const char *text,
 		      struct cpt_pattern *pat, struct cpt_err *err);
 void cpt_pattern_release(struct cpt_pattern *pat);
 
+/*
+ * Make a table of @nparts partitions from per-CPU assignments (CPT_NONE for
+ * none).  Offline members stay in their partition, unlisted; @cpu_node is
+ * the node each member was last seen online on; @barred marks CPUs that must
+ * stay out when they come online.  NULL when out of memory.
+ */
+struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
+				     const int *cpu_part, const int *cpu_node,
+				     const bool *barred);
+
 /* Fill @err (may be NULL) and return @error.  With @offset >= 0 the message
  * names the pattern token there. */
 int cpt_fail(struct cpt_err *err, int error, const char *text, int offset,

@@ -731,6 +731,9 @@ void cpt_table_free(struct cpt_table *table)
 	if (!table)
 		return;
 	cpt_free(table->cpu_part);
+	cpt_free(table->cpu_online);
+	cpt_free(table->cpu_barred);
+	cpt_free(table->cpu_node);
 	cpt_free(table->part_first);
 	cpt_free(table->part_cpu);
 	cpt_free(table->part_node_first);
@@ -743,21 +746,25 @@ void cpt_table_free(struct cpt_table *table)
 static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
 {
 	struct cpt_table *t = cpt_calloc(1, sizeof(*t));
-	int nn = topo->nr_nodes;
+	int nn = topo->nr_nodes, nc = topo->nr_cpus;
 
 	if (!t)
 		return NULL;
 	t->nr_parts = nparts;
-	t->nr_cpus = topo->nr_cpus;
+	t->nr_cpus = nc;
 	t->nr_nodes = nn;
-	t->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->cpu_part = cpt_calloc(nc, sizeof(int));
+	t->cpu_online = cpt_calloc(nc, sizeof(bool));
+	t->cpu_barred = cpt_calloc(nc, sizeof(bool));
+	t->cpu_node = cpt_calloc(nc, sizeof(int));
 	t->part_first = cpt_calloc(nparts + 1, sizeof(int));
-	t->part_cpu = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->part_cpu = cpt_calloc(nc, sizeof(int));
 	t->part_node_first = cpt_calloc(nparts + 1, sizeof(int));
-	t->part_node = cpt_calloc(topo->nr_cpus, sizeof(int));
+	t->part_node = cpt_calloc(nc, sizeof(int));
 	t->node_part = cpt_calloc(nn, sizeof(int));
 	t->node_distance = cpt_calloc((size_t)nn * nn, sizeof(int));
-	if (!t->cpu_part || !t->part_first || !t->part_cpu ||
+	if (!t->cpu_part || !t->cpu_online || !t->cpu_barred ||
+	    !t->cpu_node || !t->part_first || !t->part_cpu ||
 	    !t->part_node_first || !t->part_node || !t->node_part ||
 	    !t->node_distance) {
 		cpt_table_free(t);
@@ -767,7 +774,7 @@ static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
 }
 
 /* Nodes of each partition, ascending; node_part is the lowest partition. */
-static void fill_nodes(struct cpt_table *t, const struct cpt_topo *topo)
+static void fill_nodes(struct cpt_table *t)
 {
 	int p, i, j, n = 0;
 
@@ -778,7 +785,7 @@ static void fill_nodes(struct cpt_table *t, const struct cpt_topo *topo)
 
 		t->part_node_first[p] = start;
 		for (i = t->part_first[p]; i < t->part_first[p + 1]; i++) {
-			int node = topo->cpu[t->part_cpu[i]].node, pos;
+			int node = t->cpu_node[t->part_cpu[i]], pos;
 
 			if (t->node_part[node] == CPT_NONE)
 				t->node_part[node] = p;
@@ -796,39 +803,103 @@ static void fill_nodes(struct cpt_table *t, const struct cpt_topo *topo)
 		t->nr_placed_nodes += t->node_part[i] != CPT_NONE;
 }
 
-static struct cpt_table *build_table(const struct plan *pl)
+/* Cores with an online CPU in some partition, for the summary line. */
+static int count_placed_cores(const struct cpt_table *t,
+			      const struct cpt_topo *topo)
 {
-	const struct cpt_topo *topo = pl->topo;
-	struct cpt_table *t = alloc_table(topo, pl->nr_parts);
-	int cpu, c, p, *fill;
+	long long *key = cpt_calloc(t->nr_cpus, sizeof(long long));
+	int *rank = cpt_calloc(t->nr_cpus, sizeof(int));
+	int cpu, n = 0, ret = -ENOMEM;
+
+	if (key && rank) {
+		for (cpu = 0; cpu < t->nr_cpus; cpu++)
+			if (t->cpu_online[cpu] && t->cpu_part[cpu] != CPT_NONE)
+				key[n++] = pair_key(topo->cpu[cpu].node,
+						    topo->cpu[cpu].core);
+		ret = n ? rank_keys(key, n, rank) : 0;
+	}
+	cpt_free(key);
+	cpt_free(rank);
+	return ret;
+}
+
+/*
+ * Make a table of @nparts partitions from per-CPU assignments.  Members that
+ * are offline stay in their partition, unlisted; @cpu_node says where each
+ * member was last seen online.
+ */
+struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
+				     const int *cpu_part, const int *cpu_node,
+				     const bool *barred)
+{
+	struct cpt_table *t = alloc_table(topo, nparts);
+	int cpu, p, *fill;
 
 	if (!t)
 		return NULL;
-	t->warnings = pl->warnings;
-	count_buckets(pl->cpu_part, topo->nr_cpus, pl->nr_parts, t->part_first);
+	count_buckets(cpu_part, topo->nr_cpus, nparts, t->part_first);
 	/* part_node_first is free until fill_nodes(): use it to fill. */
 	fill = t->part_node_first;
-	for (p = 0; p <= pl->nr_parts; p++)
+	for (p = 0; p <= nparts; p++)
 		fill[p] = t->part_first[p];
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		t->cpu_part[cpu] = pl->cpu_part[cpu];
-		if (pl->cpu_part[cpu] != CPT_NONE)
-			t->part_cpu[fill[pl->cpu_part[cpu]]++] = cpu;
+		t->cpu_part[cpu] = cpu_part[cpu];
+		t->cpu_node[cpu] = cpu_node[cpu];
+		t->cpu_barred[cpu] = barred[cpu];
+		t->cpu_online[cpu] = topo->cpu[cpu].online;
+		if (cpu_part[cpu] == CPT_NONE)
+			continue;
+		t->part_cpu[fill[cpu_part[cpu]]++] = cpu;
+		t->nr_placed_cpus += t->cpu_online[cpu];
 	}
-	t->nr_placed_cpus = t->part_first[pl->nr_parts];
-	for (c = 0; c < pl->nr_cores; c++) {
-		int i;
+	fill_nodes(t);
+	for (p = 0; p < topo->nr_nodes * topo->nr_nodes; p++)
+		t->node_distance[p] = topo->distance[p];
+	t->nr_placed_cores = count_placed_cores(t, topo);
+	if (t->nr_placed_cores < 0) {
+		cpt_table_free(t);
+		return NULL;
+	}
+	return t;
+}
 
-		for (i = pl->core_first[c]; i < pl->core_first[c + 1]; i++) {
-			if (pl->cpu_part[pl->core_cpu[i]] != CPT_NONE) {
-				t->nr_placed_cores++;
-				break;
-			}
+/*
+ * A CPU the plan left out stays out when it comes back online if the
+ * pattern said so: excluded by X[...], not listed in explicit CPU lists, or
+ * online and dropped by C[...].
+ */
+static bool plan_barred(const struct plan *pl, int cpu)
+{
+	const struct cpt_pattern *pat = pl->pat;
+
+	if (pl->cpu_part[cpu] != CPT_NONE)
+		return false;
+	if (pat->excluded[cpu] || pl->topo->cpu[cpu].online)
+		return true;
+	return pat->nr_parts && !pat->by_node;
+}
+
+static struct cpt_table *build_table(struct plan *pl)
+{
+	const struct cpt_topo *topo = pl->topo;
+	struct cpt_table *t = NULL;
+	bool *barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
+	int *node = cpt_calloc(topo->nr_cpus, sizeof(int));
+	int cpu;
+
+	if (barred && node) {
+		for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+			barred[cpu] = plan_barred(pl, cpu);
+			node[cpu] = topo->cpu[cpu].online ? topo->cpu[cpu].node :
+							    CPT_NONE;
 		}
+		t = cpt_assemble_table(topo, pl->nr_parts, pl->cpu_part, node,
+				       barred);
 	}
-	fill_nodes(t, topo);
-	for (c = 0; c < topo->nr_nodes * topo->nr_nodes; c++)
-		t->node_distance[c] = topo->distance[c];
+	if (t)
+		t->warnings = pl->warnings;
+	cpt_free(barred);
+	cpt_free(node);
 	return t;
 }
 

@@ -50,10 +50,16 @@ struct cpt_topo {
 
 /*
  * The partition table.  Partition p holds the CPUs
- * part_cpu[part_first[p] .. part_first[p + 1] - 1] and the nodes
+ * part_cpu[part_first[p] .. part_first[p + 1] - 1] (online or not: a CPU
+ * keeps its partition while it is offline, and only cpu_online[c] CPUs are
+ * listed in /proc or counted in nr_placed_cpus) and the nodes
  * part_node[part_node_first[p] .. part_node_first[p + 1] - 1], both in
  * ascending order.  cpu_part[c] is the partition of CPU c or CPT_NONE;
  * node_part[n] is the lowest partition that holds node n or CPT_NONE.
+ * cpu_barred[c] marks CPUs that the pattern keeps out of every partition,
+ * also when they come online; cpu_node[c] is the node a member was last
+ * seen online on.  A table made by hand may leave cpu_online NULL: every
+ * member is then listed.
  * node_distance is a copy of the topology's nr_nodes x nr_nodes matrix; the
  * distance of two partitions (cpt_table_distance()) is computed from it on
  * demand, because a matrix per partition pair would not scale to thousands
@@ -68,6 +74,9 @@ struct cpt_table {
 	int nr_placed_nodes;	/* nodes with a CPU in some partition */
 	unsigned int warnings;
 	int *cpu_part;
+	bool *cpu_online;
+	bool *cpu_barred;
+	int *cpu_node;
 	int *part_first;
 	int *part_cpu;
 	int *part_node_first;
@@ -109,8 +118,22 @@ void cpt_table_free(struct cpt_table *table);
 int cpt_table_distance(const struct cpt_table *table, int a, int b);
 
 /*
- * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per CPU,
- * one line per partition) or cpu_partition_distance ("%d\t:" then " %d:%d"
+ * Follow CPU hotplug: a new table for the CPUs online in @topo, with the
+ * same partitions as @old.  CPUs placed before never move; an offline one
+ * keeps its partition, unlisted.  A CPU never placed (booted with maxcpus=,
+ * hot-added) joins the partition of an online sibling; else the partition
+ * of its L3 domain, else of its node, with the fewest online CPUs; else that
+ * of the nearest node.  CPUs barred by the pattern stay out.  Returns 0 or a
+ * negative errno (-ENOMEM, -EINVAL when @topo does not match @old) and fills
+ * @err like cpt_plan().
+ */
+int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
+		     struct cpt_table **tablep, struct cpt_err *err);
+
+/*
+ * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per online
+ * CPU, one line per partition, also for a partition whose CPUs are all
+ * offline) or cpu_partition_distance ("%d\t:" then " %d:%d"
  * per partition).  Like snprintf: writes at most @size bytes including a
  * NUL (nothing when @size is 0) and returns the full length, without NUL.
  */

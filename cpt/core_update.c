@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Following CPU hotplug without moving anyone.
+ *
+ * Consumers bind threads and allocate memory per partition, so a CPU that
+ * has a partition keeps it for the life of the table, offline or not.  Only
+ * CPUs that were never placed get one, chosen the way the planner would
+ * have placed them had they been there: with an online sibling first (never
+ * split a core), then within their L3 domain, then their node, then the
+ * nearest node, each time in the partition with the fewest online CPUs.
+ * A fresh layout is a new cpt_plan(), the administrator's call.
+ */
+#include "core_internal.h"
+
+#define JOIN_BARRED	(-2)
+
+struct update {
+	const struct cpt_topo *topo;
+	int *cpu_part;
+	int *cpu_node;
+	bool *barred;
+	int *load;		/* online CPUs per partition */
+	int nr_parts;
+};
+
+static bool is_member(const struct update *u, int cpu)
+{
+	return u->topo->cpu[cpu].online && u->cpu_part[cpu] != CPT_NONE;
+}
+
+static int sibling_partition(const struct update *u, int cpu)
+{
+	const struct cpt_cpu *me = &u->topo->cpu[cpu];
+	int s;
+
+	for (s = 0; s < u->topo->nr_cpus; s++) {
+		const struct cpt_cpu *sib = &u->topo->cpu[s];
+
+		if (s == cpu || !sib->online || sib->core != me->core ||
+		    sib->node != me->node)
+			continue;
+		if (u->cpu_part[s] != CPT_NONE)
+			return u->cpu_part[s];
+		if (u->barred[s])
+			return JOIN_BARRED;
+	}
+	return CPT_NONE;
+}
+
+/* Is @p a better home than @best, @p being @dist away? */
+static bool better(const struct update *u, int p, int dist, int best,
+		   int best_dist)
+{
+	if (best == CPT_NONE || dist != best_dist)
+		return best == CPT_NONE || dist < best_dist;
+	return u->load[p] < u->load[best] ||
+	       (u->load[p] == u->load[best] && p < best);
+}
+
+/*
+ * The lightest partition with an online member in @cpu's L3 domain
+ * (@by_llc), else on its node; with neither, the nearest node's.
+ */
+static int nearby_partition(const struct update *u, int cpu, bool by_llc,
+			    bool any_node)
+{
+	const struct cpt_topo *topo = u->topo;
+	const struct cpt_cpu *me = &topo->cpu[cpu];
+	int s, best = CPT_NONE, best_dist = 0;
+
+	for (s = 0; s < topo->nr_cpus; s++) {
+		const struct cpt_cpu *other = &topo->cpu[s];
+		int p = u->cpu_part[s], dist = 0;
+
+		if (!is_member(u, s))
+			continue;
+		if (any_node) {
+			int d1 = topo->distance[me->node * topo->nr_nodes +
+						other->node];
+			int d2 = topo->distance[other->node * topo->nr_nodes +
+						me->node];
+
+			dist = d1 > d2 ? d1 : d2;
+		} else if (other->node != me->node ||
+			   (by_llc && other->llc != me->llc)) {
+			continue;
+		}
+		if (better(u, p, dist, best, best_dist)) {
+			best = p;
+			best_dist = dist;
+		}
+	}
+	return best;
+}
+
+static int lightest_partition(const struct update *u)
+{
+	int p, best = 0;
+
+	for (p = 1; p < u->nr_parts; p++)
+		if (u->load[p] < u->load[best])
+			best = p;
+	return best;
+}
+
+static int join_partition(const struct update *u, int cpu)
+{
+	int p = sibling_partition(u, cpu);
+
+	if (p == CPT_NONE)
+		p = nearby_partition(u, cpu, true, false);
+	if (p == CPT_NONE)
+		p = nearby_partition(u, cpu, false, false);
+	if (p == CPT_NONE)
+		p = nearby_partition(u, cpu, false, true);
+	if (p == CPT_NONE)
+		p = lightest_partition(u);
+	return p;
+}
+
+static int copy_old(struct update *u, const struct cpt_table *old)
+{
+	const struct cpt_topo *topo = u->topo;
+	int cpu;
+
+	u->nr_parts = old->nr_parts;
+	u->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
+	u->cpu_node = cpt_calloc(topo->nr_cpus, sizeof(int));
+	u->barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
+	u->load = cpt_calloc(old->nr_parts, sizeof(int));
+	if (!u->cpu_part || !u->cpu_node || !u->barred || !u->load)
+		return -ENOMEM;
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		u->cpu_part[cpu] = old->cpu_part[cpu];
+		u->cpu_node[cpu] = old->cpu_node[cpu];
+		u->barred[cpu] = old->cpu_barred[cpu];
+		if (!is_member(u, cpu))
+			continue;
+		u->cpu_node[cpu] = topo->cpu[cpu].node;
+		u->load[u->cpu_part[cpu]]++;
+	}
+	return 0;
+}
+
+static bool topo_fits(const struct cpt_table *old, const struct cpt_topo *topo)
+{
+	int cpu;
+
+	if (topo->nr_cpus != old->nr_cpus || topo->nr_nodes != old->nr_nodes)
+		return false;
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
+		if (topo->cpu[cpu].online &&
+		    (topo->cpu[cpu].node < 0 ||
+		     topo->cpu[cpu].node >= topo->nr_nodes))
+			return false;
+	return true;
+}
+
+int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
+		     struct cpt_table **tablep, struct cpt_err *err)
+{
+	struct update u = { .topo = topo };
+	int cpu, ret;
+
+	*tablep = NULL;
+	if (!topo_fits(old, topo))
+		return cpt_fail(err, -EINVAL, NULL, -1,
+				"topology does not match the table");
+	ret = copy_old(&u, old);
+	if (ret)
+		goto out;
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+		int p;
+
+		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPT_NONE ||
+		    u.barred[cpu])
+			continue;
+		p = join_partition(&u, cpu);
+		if (p == JOIN_BARRED) {
+			u.barred[cpu] = true;
+			continue;
+		}
+		u.cpu_part[cpu] = p;
+		u.cpu_node[cpu] = topo->cpu[cpu].node;
+		u.load[p]++;
+	}
+	*tablep = cpt_assemble_table(topo, u.nr_parts, u.cpu_part, u.cpu_node,
+				     u.barred);
+	if (*tablep)
+		(*tablep)->warnings = old->warnings;
+	else
+		ret = -ENOMEM;
+out:
+	if (ret)
+		cpt_fail(err, ret, NULL, -1, "out of memory");
+	cpt_free(u.cpu_part);
+	cpt_free(u.cpu_node);
+	cpt_free(u.barred);
+	cpt_free(u.load);
+	return ret;
+}
