@@ -52,6 +52,7 @@ include scripts/tools.mk
 include tests/unit/unit.mk
 include tests/vm/vm.mk
 include cpt/kbuild.mk
+include tests/live/live.mk
 
 check: test-unit test-tool test-kbuild test-vm
 
