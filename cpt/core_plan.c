@@ -195,7 +195,8 @@ static int alloc_view(struct plan *pl)
 {
 	const struct cpt_topo *topo = pl->topo;
 	int nc = pl->nr_cores, nd = pl->nr_doms, nn = topo->nr_nodes;
-	int scratch = (nc > nn ? nc : nn) + 1;
+	/* Siblings with different L3 keys make more domains than cores. */
+	int scratch = (nc > nn ? nc : nn) + (nd > nc ? nd : 0) + 1;
 
 	pl->core_first = cpt_calloc(nc + 1, sizeof(int));
 	pl->core_cpu = cpt_calloc(topo->nr_cpus, sizeof(int));
@@ -251,7 +252,7 @@ static void link_view(struct plan *pl)
 {
 	const struct cpt_topo *topo = pl->topo;
 	int nn = topo->nr_nodes, nc = pl->nr_cores, nd = pl->nr_doms;
-	int *fill = pl->weight, cpu, c, d, i;	/* scratch, max(nc, nn) + 1 */
+	int *fill = pl->weight, cpu, c, d, i;	/* scratch: any count + 1 */
 
 	count_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first);
 	for (c = 0; c < nc; c++)

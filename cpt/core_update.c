@@ -121,13 +121,14 @@ static int join_partition(const struct update *u, int cpu)
 static int copy_old(struct update *u, const struct cpt_table *old)
 {
 	const struct cpt_topo *topo = u->topo;
+	size_t n = (size_t)topo->nr_cpus;	/* > 0: checked by topo_fits() */
 	int cpu;
 
 	u->nr_parts = old->nr_parts;
-	u->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
-	u->cpu_node = cpt_calloc(topo->nr_cpus, sizeof(int));
-	u->barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
-	u->load = cpt_calloc(old->nr_parts, sizeof(int));
+	u->cpu_part = cpt_calloc(n, sizeof(int));
+	u->cpu_node = cpt_calloc(n, sizeof(int));
+	u->barred = cpt_calloc(n, sizeof(bool));
+	u->load = cpt_calloc((size_t)old->nr_parts, sizeof(int));
 	if (!u->cpu_part || !u->cpu_node || !u->barred || !u->load)
 		return -ENOMEM;
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
@@ -146,7 +147,8 @@ static bool topo_fits(const struct cpt_table *old, const struct cpt_topo *topo)
 {
 	int cpu;
 
-	if (topo->nr_cpus != old->nr_cpus || topo->nr_nodes != old->nr_nodes)
+	if (topo->nr_cpus != old->nr_cpus || topo->nr_nodes != old->nr_nodes ||
+	    old->nr_cpus <= 0 || old->nr_parts <= 0)
 		return false;
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
 		if (topo->cpu[cpu].online &&

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpt-bench: time the planner alone (cpt_plan + cpt_format_table) on a
+ * topology read from `lscpu -p` output, for the scaling check of
+ * tests/tool/run.sh.
+ *
+ *   cpt-bench FILE REPS [NPARTITIONS [PATTERN]]
+ *
+ * Prints "CPUS PARTS MIN_NS MEDIAN_NS" on stdout.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpt_core.h"
+#include "topo_read.h"
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	struct cpt_topo *topo = NULL;
+	struct cpt_err err = { -1, "" };
+	char errbuf[512] = "";
+	long long *t = NULL;
+	int reps, npart = 0, parts = 0, online = 0, ret;
+	char *end;
+	FILE *f;
+
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: cpt-bench FILE REPS [NPARTITIONS [PATTERN]]\n");
+		return 2;
+	}
+	reps = (int)strtol(argv[2], &end, 10);
+	if (*end || reps < 1 || reps > 100000) {
+		fprintf(stderr, "cpt-bench: bad REPS\n");
+		return 2;
+	}
+	if (argc > 3) {
+		npart = (int)strtol(argv[3], &end, 10);
+		if (*end) {
+			fprintf(stderr, "cpt-bench: bad NPARTITIONS\n");
+			return 2;
+		}
+	}
+	f = fopen(argv[1], "r");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	ret = topo_read_lscpu(f, argv[1], &topo, errbuf, sizeof(errbuf));
+	(void)fclose(f);
+	if (ret) {
+		fprintf(stderr, "cpt-bench: %s\n", errbuf);
+		return 1;
+	}
+	t = calloc((size_t)reps, sizeof(*t));
+	if (!t) {
+		cpt_topo_free(topo);
+		return 1;
+	}
+	for (int c = 0; c < topo->nr_cpus; c++)
+		online += topo->cpu[c].online;
+	for (int i = 0; i < reps; i++) {
+		struct cpt_table *table = NULL;
+		long long t0 = now_ns();
+		char dummy[1];
+		size_t len;
+		char *buf;
+
+		ret = cpt_plan(topo, npart, argc > 4 ? argv[4] : NULL, &table,
+			       &err);
+		if (ret) {
+			fprintf(stderr, "cpt-bench: cpt_plan: %d %s\n", ret,
+				err.msg);
+			break;
+		}
+		len = cpt_format_table(table, dummy, 0);
+		buf = malloc(len + 1);
+		if (buf)
+			(void)cpt_format_table(table, buf, len + 1);
+		t[i] = now_ns() - t0;
+		parts = table->nr_parts;
+		free(buf);
+		cpt_table_free(table);
+	}
+	if (!ret) {
+		qsort(t, (size_t)reps, sizeof(*t), cmp_ll);
+		printf("%d %d %lld %lld\n", online, parts, t[0], t[reps / 2]);
+	}
+	free(t);
+	cpt_topo_free(topo);
+	return ret ? 1 : 0;
+}
