@@ -36,8 +36,12 @@ modules:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) not found: run scripts/install-deps or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+# kbuild runs modules_install from KDIR, so the path must be absolute; and it
+# skips depmod when KDIR has no System.map (Debian's headers have none).
+install: modules install-extras
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(abspath $(INSTALL_MOD_PATH)) \
+		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=) modules_install
+	$(PKG_DEPMOD)
 
 load: modules
 	insmod ./cpt.ko $(ARGS)
@@ -53,8 +57,9 @@ include tests/unit/unit.mk
 include tests/vm/vm.mk
 include cpt/kbuild.mk
 include tests/live/live.mk
+include packaging/pkg.mk
 
-check: test-unit test-tool test-kbuild test-vm
+check: test-unit test-tool test-kbuild test-man test-install test-dkms test-vm
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
