@@ -58,8 +58,9 @@ include tests/vm/vm.mk
 include cpt/kbuild.mk
 include tests/live/live.mk
 include packaging/pkg.mk
+include tests/fuzz/fuzz.mk
 
-check: test-unit test-tool test-kbuild test-man test-install test-dkms test-vm
+check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

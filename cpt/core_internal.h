@@ -35,7 +35,9 @@ void cpt_pattern_release(struct cpt_pattern *pat);
  */
 struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 				     const int *cpu_part, const int *cpu_node,
-				     const bool *barred);
+				     const bool *barred,
+				     const bool *core_barred,
+				     const bool *node_barred);
 
 /* Fill @err (may be NULL) and return @error.  With @offset >= 0 the message
  * names the pattern token there. */

@@ -619,8 +619,11 @@ static int place_default(struct plan *pl, int nparts)
 				  nparts, pl->nr_active_cpus,
 				  pl->nr_active_cpus < pl->nr_online_cpus ?
 				  " left after X[...]" : "");
-	if (nparts < pl->nr_active_nodes)
-		return group_nodes(pl, nparts);
+	if (nparts < pl->nr_active_nodes) {
+		int ret = group_nodes(pl, nparts);
+
+		return ret ? plan_error(pl, ret, -1, "out of memory") : 0;
+	}
 	split = nparts > pl->nr_active_cores;
 	if (split)
 		pl->warnings |= CPT_WARN_SPLIT_CORES;
@@ -734,6 +737,8 @@ void cpt_table_free(struct cpt_table *table)
 	cpt_free(table->cpu_part);
 	cpt_free(table->cpu_online);
 	cpt_free(table->cpu_barred);
+	cpt_free(table->cpu_core_barred);
+	cpt_free(table->node_barred);
 	cpt_free(table->cpu_node);
 	cpt_free(table->part_first);
 	cpt_free(table->part_cpu);
@@ -757,6 +762,8 @@ static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
 	t->cpu_part = cpt_calloc(nc, sizeof(int));
 	t->cpu_online = cpt_calloc(nc, sizeof(bool));
 	t->cpu_barred = cpt_calloc(nc, sizeof(bool));
+	t->cpu_core_barred = cpt_calloc(nc, sizeof(bool));
+	t->node_barred = cpt_calloc(nn, sizeof(bool));
 	t->cpu_node = cpt_calloc(nc, sizeof(int));
 	t->part_first = cpt_calloc(nparts + 1, sizeof(int));
 	t->part_cpu = cpt_calloc(nc, sizeof(int));
@@ -765,6 +772,7 @@ static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
 	t->node_part = cpt_calloc(nn, sizeof(int));
 	t->node_distance = cpt_calloc((size_t)nn * nn, sizeof(int));
 	if (!t->cpu_part || !t->cpu_online || !t->cpu_barred ||
+	    !t->cpu_core_barred || !t->node_barred ||
 	    !t->cpu_node || !t->part_first || !t->part_cpu ||
 	    !t->part_node_first || !t->part_node || !t->node_part ||
 	    !t->node_distance) {
@@ -831,7 +839,9 @@ static int count_placed_cores(const struct cpt_table *t,
  */
 struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 				     const int *cpu_part, const int *cpu_node,
-				     const bool *barred)
+				     const bool *barred,
+				     const bool *core_barred,
+				     const bool *node_barred)
 {
 	struct cpt_table *t = alloc_table(topo, nparts);
 	int cpu, p, *fill;
@@ -847,6 +857,7 @@ struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 		t->cpu_part[cpu] = cpu_part[cpu];
 		t->cpu_node[cpu] = cpu_node[cpu];
 		t->cpu_barred[cpu] = barred[cpu];
+		t->cpu_core_barred[cpu] = core_barred && core_barred[cpu];
 		t->cpu_online[cpu] = topo->cpu[cpu].online;
 		if (cpu_part[cpu] == CPT_NONE)
 			continue;
@@ -854,6 +865,8 @@ struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 		t->nr_placed_cpus += t->cpu_online[cpu];
 	}
 	fill_nodes(t);
+	for (p = 0; node_barred && p < topo->nr_nodes; p++)
+		t->node_barred[p] = node_barred[p];
 	for (p = 0; p < topo->nr_nodes * topo->nr_nodes; p++)
 		t->node_distance[p] = topo->distance[p];
 	t->nr_placed_cores = count_placed_cores(t, topo);
@@ -883,23 +896,35 @@ static bool plan_barred(const struct plan *pl, int cpu)
 static struct cpt_table *build_table(struct plan *pl)
 {
 	const struct cpt_topo *topo = pl->topo;
+	const struct cpt_pattern *pat = pl->pat;
 	struct cpt_table *t = NULL;
 	bool *barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
+	bool *core_barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
+	bool *node_barred = cpt_calloc(topo->nr_nodes, sizeof(bool));
 	int *node = cpt_calloc(topo->nr_cpus, sizeof(int));
-	int cpu;
+	int cpu, n;
 
-	if (barred && node) {
+	if (barred && core_barred && node_barred && node) {
 		for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
 			barred[cpu] = plan_barred(pl, cpu);
+			/* a thread of a core that C[...] dropped */
+			core_barred[cpu] = barred[cpu] &&
+					   pl->cpu_core[cpu] >= 0 &&
+					   pat->core_drop[pl->cpu_core[cpu]] >= 0;
 			node[cpu] = topo->cpu[cpu].online ? topo->cpu[cpu].node :
 							    CPT_NONE;
 		}
+		for (n = 0; n < topo->nr_nodes; n++)
+			node_barred[n] = pat->by_node && pat->nr_parts &&
+					 pat->node_part[n] == CPT_NONE;
 		t = cpt_assemble_table(topo, pl->nr_parts, pl->cpu_part, node,
-				       barred);
+				       barred, core_barred, node_barred);
 	}
 	if (t)
 		t->warnings = pl->warnings;
 	cpt_free(barred);
+	cpt_free(core_barred);
+	cpt_free(node_barred);
 	cpt_free(node);
 	return t;
 }

@@ -19,6 +19,8 @@ struct update {
 	int *cpu_part;
 	int *cpu_node;
 	bool *barred;
+	bool *core_barred;
+	const bool *node_barred;
 	int *load;		/* online CPUs per partition */
 	int nr_parts;
 };
@@ -28,10 +30,16 @@ static bool is_member(const struct update *u, int cpu)
 	return u->topo->cpu[cpu].online && u->cpu_part[cpu] != CPT_NONE;
 }
 
+/*
+ * The partition of an online sibling that is a member (the first by CPU
+ * id), else JOIN_BARRED when a sibling's core was dropped by C[...], else
+ * none: a sibling excluded by X[...] or left out of a list says nothing
+ * about this CPU.
+ */
 static int sibling_partition(const struct update *u, int cpu)
 {
 	const struct cpt_cpu *me = &u->topo->cpu[cpu];
-	int s;
+	int s, ret = CPT_NONE;
 
 	for (s = 0; s < u->topo->nr_cpus; s++) {
 		const struct cpt_cpu *sib = &u->topo->cpu[s];
@@ -41,10 +49,18 @@ static int sibling_partition(const struct update *u, int cpu)
 			continue;
 		if (u->cpu_part[s] != CPT_NONE)
 			return u->cpu_part[s];
-		if (u->barred[s])
-			return JOIN_BARRED;
+		if (u->core_barred[s])
+			ret = JOIN_BARRED;
 	}
-	return CPT_NONE;
+	return ret;
+}
+
+/* The node of member @s (where it was last online), or -1. */
+static int member_node(const struct update *u, int s)
+{
+	if (u->cpu_part[s] == CPT_NONE)
+		return -1;
+	return u->topo->cpu[s].online ? u->topo->cpu[s].node : u->cpu_node[s];
 }
 
 /* Is @p a better home than @best, @p being @dist away? */
@@ -70,18 +86,18 @@ static int nearby_partition(const struct update *u, int cpu, bool by_llc,
 
 	for (s = 0; s < topo->nr_cpus; s++) {
 		const struct cpt_cpu *other = &topo->cpu[s];
-		int p = u->cpu_part[s], dist = 0;
+		int p = u->cpu_part[s], dist = 0, node = member_node(u, s);
 
-		if (!is_member(u, s))
+		/* the L3 key of an offline member is unknown; its node is
+		 * where it was last online */
+		if (node < 0 || (by_llc && !other->online))
 			continue;
 		if (any_node) {
-			int d1 = topo->distance[me->node * topo->nr_nodes +
-						other->node];
-			int d2 = topo->distance[other->node * topo->nr_nodes +
-						me->node];
+			int d1 = topo->distance[me->node * topo->nr_nodes + node];
+			int d2 = topo->distance[node * topo->nr_nodes + me->node];
 
 			dist = d1 > d2 ? d1 : d2;
-		} else if (other->node != me->node ||
+		} else if (node != me->node ||
 			   (by_llc && other->llc != me->llc)) {
 			continue;
 		}
@@ -128,13 +144,17 @@ static int copy_old(struct update *u, const struct cpt_table *old)
 	u->cpu_part = cpt_calloc(n, sizeof(int));
 	u->cpu_node = cpt_calloc(n, sizeof(int));
 	u->barred = cpt_calloc(n, sizeof(bool));
+	u->core_barred = cpt_calloc(n, sizeof(bool));
+	u->node_barred = old->node_barred;
 	u->load = cpt_calloc((size_t)old->nr_parts, sizeof(int));
-	if (!u->cpu_part || !u->cpu_node || !u->barred || !u->load)
+	if (!u->cpu_part || !u->cpu_node || !u->barred || !u->core_barred ||
+	    !u->load)
 		return -ENOMEM;
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		u->cpu_part[cpu] = old->cpu_part[cpu];
 		u->cpu_node[cpu] = old->cpu_node[cpu];
 		u->barred[cpu] = old->cpu_barred[cpu];
+		u->core_barred[cpu] = old->cpu_core_barred[cpu];
 		if (!is_member(u, cpu))
 			continue;
 		u->cpu_node[cpu] = topo->cpu[cpu].node;
@@ -177,9 +197,14 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
 		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPT_NONE ||
 		    u.barred[cpu])
 			continue;
+		if (u.node_barred && u.node_barred[topo->cpu[cpu].node]) {
+			u.barred[cpu] = true;
+			continue;
+		}
 		p = join_partition(&u, cpu);
 		if (p == JOIN_BARRED) {
 			u.barred[cpu] = true;
+			u.core_barred[cpu] = true;
 			continue;
 		}
 		u.cpu_part[cpu] = p;
@@ -187,7 +212,7 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
 		u.load[p]++;
 	}
 	*tablep = cpt_assemble_table(topo, u.nr_parts, u.cpu_part, u.cpu_node,
-				     u.barred);
+				     u.barred, u.core_barred, u.node_barred);
 	if (*tablep)
 		(*tablep)->warnings = old->warnings;
 	else
@@ -198,6 +223,7 @@ out:
 	cpt_free(u.cpu_part);
 	cpt_free(u.cpu_node);
 	cpt_free(u.barred);
+	cpt_free(u.core_barred);
 	cpt_free(u.load);
 	return ret;
 }

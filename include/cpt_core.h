@@ -76,6 +76,11 @@ struct cpt_table {
 	int *cpu_part;
 	bool *cpu_online;
 	bool *cpu_barred;
+	bool *cpu_core_barred;	/* barred with its whole core (C[...]): an
+				 * SMT sibling coming online stays out too */
+	bool *node_barred;	/* [nr_nodes] N with node lists: a node no list
+				 * names; its CPUs stay out when they come
+				 * online */
 	int *cpu_node;
 	int *part_first;
 	int *part_cpu;
