@@ -1,1 +1,79 @@
-# placeholder, owned by its helper
+# SPDX-License-Identifier: GPL-2.0
+#
+# VM tests: boot the Debian 6.1 and 6.12 kernels in QEMU (TCG) over a matrix
+# of CPU/NUMA topologies and check cpt.ko against cpt-plan inside each guest.
+# Included by the top Makefile, which defines KREL_61 and KREL_612.
+#
+#   make ko KREL=RELEASE|6.1|6.12   cpt.ko and the test modules for a kernel,
+#                                   built in build/ko/RELEASE (a copy of the
+#                                   sources: Kbuild writes next to them)
+#   make test-vm                    the matrix (tests/vm/matrix); logs in
+#                                   build/vm/logs.  VM_KERNELS="6.1 6.12" and
+#                                   VM_PROFILES="seed big ..." select a part;
+#                                   VM_JOBS=N guests at a time (default 2)
+#   make run [TOPOLOGY=SMP] [NODES='0-7;8-15'] [DIST=0-1=21] [KERNEL=6.12]
+#            [ARGS='npartitions=6']
+#                                   install what is missing, build, boot
+#                                   TOPOLOGY (default: the seed's 48 CPUs,
+#                                   one node), load cpt.ko with ARGS, print
+#                                   both /proc files and cpt's dmesg lines
+
+VM_RUN		 = scripts/vm-run
+KO_OUT		 = build/ko
+# What Kbuild needs, copied per release (Kbuild writes its objects in M=).
+KO_SRC		 = Kbuild Makefile $(wildcard cpt/*.c cpt/*.h include/*.h) \
+		   $(wildcard tests/modules/Kbuild tests/modules/Makefile \
+			      tests/modules/*.c tests/modules/*.h)
+# 6.1 / 6.12 aliases to releases.
+vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_612),$(1)))
+# Single-quote a make variable's value for the shell.
+vm_sq		 = '$(subst ','\'',$(1))'
+
+VM_KERNELS	?= 6.1 6.12
+VM_PROFILES	?=
+TOPOLOGY	?= 48,sockets=1,cores=24,threads=2
+KERNEL		?= 6.1
+NODES		?=
+DIST		?=
+
+.PHONY: ko test-vm run vm-ko
+
+ko:
+	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.12)" >&2; exit 1; }
+	@test -n "$(call vm_rel,$(KREL))" || { echo "make ko: no release for $(KREL): run scripts/install-deps" >&2; exit 1; }
+	@$(MAKE) -s --no-print-directory $(KO_OUT)/$(call vm_rel,$(KREL))/.built
+
+# The stamp depends on every source: no change, no Kbuild run at all.
+# Sources are copied only when their content differs, so Kbuild's own
+# dependency tracking rebuilds just what changed; removed ones are removed.
+$(KO_OUT)/%/.built: $(KO_SRC)
+	@test -d /usr/src/linux-headers-$* || { echo "make ko: /usr/src/linux-headers-$* missing: run scripts/install-deps" >&2; exit 1; }
+	@mkdir -p $(@D)
+	@set -e; d=$(@D); \
+	for f in $(KO_SRC); do \
+		mkdir -p $$d/$$(dirname $$f); \
+		cmp -s $$f $$d/$$f || cp $$f $$d/$$f; \
+	done; \
+	for f in $$(cd $$d && find Kbuild Makefile cpt include tests -type f \
+			\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
+			! -name '*.mod.c' 2>/dev/null); do \
+		[ -e $$f ] || rm -f $$d/$$f; \
+	done
+	@echo "  KO      $(@D) (linux-headers-$*)"
+	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
+		$(if $(wildcard tests/modules/Kbuild tests/modules/Makefile),CPT_TEST_MODULES=m) \
+		modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
+		echo "make ko: building cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
+	@touch $@
+
+vm-ko:
+	@for k in $(VM_KERNELS); do $(MAKE) --no-print-directory ko KREL=$$k || exit 1; done
+
+test-vm: vm-ko build/cpt-plan.static
+	tests/vm/matrix --kernels $(call vm_sq,$(VM_KERNELS))$(if $(VM_PROFILES), --profiles $(call vm_sq,$(VM_PROFILES)))$(if $(VM_JOBS), --jobs $(VM_JOBS))
+
+# make run: install-deps first, so that the releases exist before vm-run
+# resolves KERNEL; vm-run builds cpt.ko and cpt-plan itself.
+run:
+	scripts/install-deps
+	$(VM_RUN) --kernel $(KERNEL) --smp $(TOPOLOGY)$(if $(NODES), --nodes $(call vm_sq,$(NODES)))$(if $(DIST), --dist $(call vm_sq,$(DIST))) --timeout 900 -- $(call vm_sq,./guest-run.sh $(ARGS))

@@ -1,0 +1,556 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-cpt.sh [PROFILE]: cpt.ko checks inside a scripts/vm-run guest (busybox
+# sh, root, in /cpt next to cpt.ko, the test modules and cpt-plan).
+#
+# Every load compares /proc/sys/lnet/cpu_partition_table and
+# cpu_partition_distance byte for byte with cpt-plan --sysfs /sys run in the
+# same guest; bad parameters must fail the load with one cpt: error line.
+# PROFILE (see tests/vm/matrix) adds hand-written expected tables, derived
+# from doc/planner.md for that topology, never from the code.
+#
+# Prints "PASS: name" or "FAIL: name" per check, then "N passed, N failed";
+# exits 1 on any failure.
+
+PROFILE=${1:-none}
+P=/proc/sys/lnet
+T=$P/cpu_partition_table
+D=$P/cpu_partition_distance
+SYSCPU=/sys/devices/system/cpu
+NPASS=0
+NFAIL=0
+MARKN=0
+TMP=/tmp/cpt-vm
+mkdir -p $TMP
+
+now() { cut -d' ' -f1 /proc/uptime; }
+T0=$(now)
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+section() { echo "== $* (t=$(elapsed "$T0")s)"; }
+
+pass() { NPASS=$((NPASS + 1)); echo "PASS: $*"; }
+# fail NAME [DETAILS]: DETAILS (several lines) are shown indented.
+fail() {
+	NFAIL=$((NFAIL + 1))
+	echo "FAIL: $1"
+	[ $# -gt 1 ] && [ -n "$2" ] && printf '%s\n' "$2" | head -n 60 | sed 's/^/    | /'
+	return 0
+}
+check() {
+	_n=$1
+	shift
+	if "$@"; then pass "$_n"; else fail "$_n"; fi
+}
+
+# expand LIST: "0-3,8,10-11" -> one number per line.
+expand() {
+	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
+		[ -n "$a" ] && seq "$a" "${b:-$a}"
+	done
+}
+
+# Mark the kernel log, then klog prints (raw, "<level>[time] text") what
+# came after the last mark.
+kmark() {
+	MARKN=$((MARKN + 1))
+	MARK="cpt-vm-mark-$$-$MARKN"
+	echo "$MARK" >/dev/kmsg
+}
+klog() { dmesg -r | sed -n "/$MARK\$/,\$p" | sed 1d; }
+
+# cpt_insmod MODULE PARAM...: busybox insmod joins its arguments with
+# spaces and does not quote them, so a value with blanks goes as
+# name="value", as the kernel's parameter parser wants it.
+cpt_insmod() {
+	_mod=$1
+	shift
+	_n=$#
+	while [ "$_n" -gt 0 ]; do
+		_p=$1
+		shift
+		case $_p in
+		*=*\ *|*=*"	"*) _p="${_p%%=*}=\"${_p#*=}\"" ;;
+		esac
+		set -- "$@" "$_p"
+		_n=$((_n - 1))
+	done
+	insmod "$_mod" "$@"
+}
+
+# plan OUT [--distance] PARAM...: cpt-plan for module parameters PARAM...
+plan() {
+	_out=$1
+	shift
+	_d=
+	[ "$1" = --distance ] && { _d=--distance; shift; }
+	_np=
+	_pat=
+	_haspat=0
+	for _p; do
+		case $_p in
+		npartitions=*|cpu_npartitions=*) _np=${_p#*=} ;;
+		cpu_pattern=*) _pat=${_p#*=}; _haspat=1 ;;
+		esac
+	done
+	if [ ! -x ./cpt-plan ]; then
+		echo "cpt-plan is missing from the initramfs (make build/cpt-plan.static)" >$TMP/plan.err
+		return 127
+	fi
+	if [ $_haspat = 1 ]; then
+		./cpt-plan --sysfs /sys ${_np:+--npartitions "$_np"} --pattern "$_pat" $_d
+	else
+		./cpt-plan --sysfs /sys ${_np:+--npartitions "$_np"} $_d
+	fi >"$_out" 2>$TMP/plan.err
+}
+
+# same_file NAME GOT EXPECTED: byte-for-byte, with a diff when they differ.
+same_file() {
+	if cmp -s "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff -u "$3" "$2" 2>&1 | sed 's/\t/<TAB>/g')"
+	fi
+}
+
+# read_checks LABEL FILE: dd in small pieces returns what cat returns.
+read_checks() {
+	cat "$2" >$TMP/cat.out 2>$TMP/cat.err ||
+		{ fail "$1: cat $2" "$(cat $TMP/cat.err)"; return; }
+	_size=$(wc -c <$TMP/cat.out)
+	# bs=1 on a big table costs one formatting per byte: cap it.
+	_bs=1
+	[ "$_size" -gt 8192 ] && _bs=7
+	[ "$_size" -gt 32768 ] && _bs=3001
+	dd if="$2" bs=$_bs 2>/dev/null >$TMP/dd.out
+	same_file "$1: dd bs=$_bs == cat (${_size} bytes)" $TMP/dd.out $TMP/cat.out
+}
+
+loaded() { grep -q '^cpt ' /proc/modules; }
+
+# unload LABEL: rmmod cpt, and the files go with it.
+unload() {
+	if rmmod cpt 2>$TMP/rmmod.err; then
+		if [ -e $T ] || [ -e $D ]; then
+			fail "$1: files gone after rmmod"
+		fi
+	else
+		fail "$1: rmmod cpt" "$(cat $TMP/rmmod.err)"
+		return 1
+	fi
+}
+
+# good_load NAME PARAM...: load with PARAMs, compare both files with
+# cpt-plan, check reads, unload.
+good_load() {
+	_name=$1
+	shift
+	kmark
+	if ! cpt_insmod ./cpt.ko "$@" 2>$TMP/insmod.err; then
+		fail "$_name: insmod cpt.ko $*" "$(cat $TMP/insmod.err; klog | grep 'cpt:')"
+		return 1
+	fi
+	if [ ! -r $T ] || [ ! -r $D ]; then
+		fail "$_name: $T and $D exist" "$(ls -l $P 2>&1)"
+		unload "$_name"
+		return 1
+	fi
+	if plan $TMP/exp.t "$@" && plan $TMP/exp.d --distance "$@"; then
+		same_file "$_name: table == cpt-plan" $T $TMP/exp.t
+		same_file "$_name: distance == cpt-plan" $D $TMP/exp.d
+	else
+		fail "$_name: cpt-plan $*" "$(cat $TMP/plan.err)"
+	fi
+	[ "${READS:-0}" = 1 ] && { read_checks "$_name: table" $T; read_checks "$_name: distance" $D; }
+	unload "$_name"
+}
+
+# expect_text NAME PARAMS EXPECTED_TABLE [EXPECTED_DISTANCE]: acceptance
+# check against hand-written text ("\t" written as TAB by printf %b).
+expect_text() {
+	_name=$1
+	_params=$2
+	printf '%b' "$3" >$TMP/want.t
+	# shellcheck disable=SC2086 # PARAMS have no blanks here
+	if ! cpt_insmod ./cpt.ko $_params 2>$TMP/insmod.err; then
+		fail "$_name: insmod cpt.ko $_params" "$(cat $TMP/insmod.err)"
+		return 1
+	fi
+	same_file "$_name: table as specified" $T $TMP/want.t
+	if [ $# -gt 3 ]; then
+		printf '%b' "$4" >$TMP/want.d
+		same_file "$_name: distance as specified" $D $TMP/want.d
+	fi
+	unload "$_name"
+}
+
+# bad_load NAME WORD ERRNO PARAM...: the load fails with ERRNO (strerror
+# text, "" for any), the kernel log has one cpt: error naming WORD, no
+# /proc/sys/lnet files remain, and a good load works afterwards.
+bad_load() {
+	_name=$1
+	_word=$2
+	_errno=$3
+	shift 3
+	kmark
+	if cpt_insmod ./cpt.ko "$@" 2>$TMP/insmod.err; then
+		fail "$_name: insmod cpt.ko $* must fail" "$(cat $T 2>&1)"
+		rmmod cpt
+		return 1
+	fi
+	pass "$_name: insmod fails ($(sed 's/.*: //' $TMP/insmod.err))"
+	if [ -n "$_errno" ]; then
+		if grep -q "$_errno" $TMP/insmod.err; then
+			pass "$_name: error is '$_errno'"
+		else
+			fail "$_name: error is '$_errno'" "$(cat $TMP/insmod.err)"
+		fi
+	fi
+	# Error-level (0-3) lines of cpt.  busybox insmod tries finit_module,
+	# then init_module, so a refused init runs twice: count distinct texts.
+	klog | grep -E '^<[0-3]>' | grep 'cpt: ' | sed 's/^<[0-9]*>\[[ 0-9.]*\] //' |
+		sort -u >$TMP/errs
+	if [ "$(wc -l <$TMP/errs)" -eq 1 ] && grep -q -e "$_word" $TMP/errs; then
+		pass "$_name: one cpt: error naming $_word: $(cat $TMP/errs)"
+	else
+		fail "$_name: one cpt: error naming $_word" "$(klog)"
+	fi
+	if loaded || [ -e $T ]; then
+		fail "$_name: nothing left after the failed load" "$(ls -l $P 2>&1; grep '^cpt ' /proc/modules)"
+		rmmod cpt 2>/dev/null
+	else
+		pass "$_name: nothing left after the failed load"
+	fi
+	if insmod ./cpt.ko 2>$TMP/insmod.err && [ -r $T ]; then
+		pass "$_name: a good load works afterwards"
+		unload "$_name"
+	else
+		fail "$_name: a good load works afterwards" "$(cat $TMP/insmod.err)"
+		rmmod cpt 2>/dev/null
+	fi
+}
+
+# ---------------------------------------------------------------------------
+section "topology ($PROFILE)"
+online=$(cat $SYSCPU/online)
+NCPU=$(expand "$online" | wc -l)
+for c in $(expand "$online"); do
+	cat $SYSCPU/cpu$c/topology/thread_siblings_list
+done | sort -u >$TMP/cores
+NCORES=$(wc -l <$TMP/cores)
+NNODES=0
+NODES=
+MEMNODES=
+for n in /sys/devices/system/node/node[0-9]*; do
+	[ -d "$n" ] || continue
+	if [ -n "$(cat "$n/cpulist" 2>/dev/null)" ]; then
+		NNODES=$((NNODES + 1))
+		NODES="$NODES ${n##*node}"
+	else
+		MEMNODES="$MEMNODES ${n##*node}"
+	fi
+done
+FIRST=$(expand "$online" | head -n 1)
+LAST=$(expand "$online" | tail -n 1)
+echo "online CPUs $online ($NCPU), cores $NCORES, CPU nodes$NODES${MEMNODES:+, memory-only nodes$MEMNODES}, kernel $(uname -r)"
+[ -f cpt.ko ] || { fail "cpt.ko is in the initramfs"; echo "$NPASS passed, $NFAIL failed"; exit 1; }
+[ -x cpt-plan ] || fail "cpt-plan is in the initramfs (make build/cpt-plan.static)"
+
+# ---------------------------------------------------------------------------
+section "modinfo"
+modinfo ./cpt.ko >$TMP/modinfo 2>&1
+for p in npartitions cpu_npartitions cpu_pattern; do
+	if grep -Eq "^parm:[[:space:]]+$p:" $TMP/modinfo; then
+		pass "modinfo shows parameter $p"
+	else
+		fail "modinfo shows parameter $p" "$(cat $TMP/modinfo)"
+	fi
+done
+
+# ---------------------------------------------------------------------------
+section "default load"
+kmark
+if insmod ./cpt.ko 2>$TMP/insmod.err; then
+	pass "insmod cpt.ko (defaults)"
+	check "$T exists" test -r $T
+	check "$D exists" test -r $D
+	if plan $TMP/exp.t && plan $TMP/exp.d --distance; then
+		same_file "defaults: table == cpt-plan" $T $TMP/exp.t
+		same_file "defaults: distance == cpt-plan" $D $TMP/exp.d
+	else
+		fail "defaults: cpt-plan" "$(cat $TMP/plan.err)"
+	fi
+	read_checks "defaults: table" $T
+	read_checks "defaults: distance" $D
+	if klog | grep -q 'cpt: .*partitions'; then
+		pass "dmesg has cpt's summary line: $(klog | grep 'cpt: .*partitions' | sed 's/^<[0-9]*>\[[ 0-9.]*\] //')"
+	else
+		fail "dmesg has cpt's summary line" "$(klog)"
+	fi
+	sysctl -a >$TMP/sysctl 2>/dev/null
+	check "sysctl -a lists lnet.cpu_partition_table" grep -q '^lnet.cpu_partition_table' $TMP/sysctl
+	check "sysctl -a lists lnet.cpu_partition_distance" grep -q '^lnet.cpu_partition_distance' $TMP/sysctl
+	cat $T >$TMP/before.t
+	cat $D >$TMP/before.d
+	for f in $T $D; do
+		if (echo 0 >"$f") 2>/dev/null; then
+			fail "writing $f fails"
+		else
+			pass "writing $f fails"
+		fi
+		if sysctl -w "lnet.${f##*/}=0" >/dev/null 2>&1; then
+			fail "sysctl -w lnet.${f##*/} fails"
+		else
+			pass "sysctl -w lnet.${f##*/} fails"
+		fi
+	done
+	same_file "table unchanged by the writes" $T $TMP/before.t
+	same_file "distance unchanged by the writes" $D $TMP/before.d
+
+	# The consumer test modules run their self-checks at insmod.
+	for m in cpt_consumer cpt_live_consumer; do
+		[ -f $m.ko ] || continue
+		kmark
+		if insmod ./$m.ko 2>$TMP/insmod.err; then
+			pass "insmod $m.ko (self-checks)"
+			if rmmod cpt 2>/dev/null; then
+				fail "rmmod cpt refused while $m uses it"
+				insmod ./cpt.ko
+			else
+				pass "rmmod cpt refused while $m uses it"
+			fi
+			check "rmmod $m" rmmod $m
+		else
+			fail "insmod $m.ko (self-checks)" "$(cat $TMP/insmod.err; klog)"
+		fi
+	done
+	unload "defaults"
+	check "rmmod cpt removes $T" test ! -e $T
+else
+	fail "insmod cpt.ko (defaults)" "$(cat $TMP/insmod.err; klog)"
+fi
+
+# ---------------------------------------------------------------------------
+section "npartitions and patterns"
+READS=1
+set -- 1 2 3 5 7 $((NCORES / 2)) $NCORES $((NCORES + 1)) $NCPU
+seen=" "
+for n; do
+	[ "$n" -ge 1 ] && [ "$n" -le "$NCPU" ] || continue
+	case $seen in *" $n "*) continue ;; esac
+	seen="$seen$n "
+	good_load "npartitions=$n" npartitions=$n
+done
+READS=0
+good_load "cpu_npartitions=3" cpu_npartitions=3
+good_load "npartitions=3 cpu_npartitions=3" npartitions=3 cpu_npartitions=3
+good_load "npartitions=0" npartitions=0
+good_load "cpu_pattern=N" cpu_pattern=N
+good_load "npartitions=2 cpu_pattern=N" npartitions=2 cpu_pattern=N
+good_load "cpu_pattern=0[*]" "cpu_pattern=0[*]"
+good_load "cpu_pattern=X[$FIRST]" "cpu_pattern=X[$FIRST]"
+good_load "npartitions=2 cpu_pattern=X[$LAST]" npartitions=2 "cpu_pattern=X[$LAST]"
+good_load "cpu_pattern=C[0]" "cpu_pattern=C[0]"
+good_load "cpu_pattern=X[$FIRST] C[1]" "cpu_pattern=X[$FIRST] C[1]"
+# N with explicit node lists: every CPU node alone, then all in one.
+i=0
+pat=N
+for n in $NODES; do
+	pat="$pat ${i}[$n]"
+	i=$((i + 1))
+done
+good_load "cpu_pattern=$pat" "cpu_pattern=$pat"
+good_load "cpu_pattern=N 0[*]" "cpu_pattern=N 0[*]"
+if [ "$NCPU" -ge 4 ]; then
+	c=$(expand "$online" | sed -n 1,4p | tr '\n' ' ')
+	set -- $c
+	good_load "cpu_pattern=1[$1,$2] 0[$3-$4]" "cpu_pattern=1[$1,$2] 0[$3-$4]"
+	good_load "spaced cpu_pattern" "cpu_pattern= 0[ $1 - $2 ]	1[$3 ,$4 ] "
+	# A stride over offline CPUs would be refused: only on one range.
+	case $online in
+	*,*) ;;
+	*) good_load "strided cpu_pattern" "cpu_pattern=0[$FIRST-$LAST/2] 1[$((FIRST + 1))-$LAST/2]" ;;
+	esac
+	good_load "npartitions=4 with explicit cpu_pattern" npartitions=4 "cpu_pattern=0[$1-$2]"
+fi
+
+# ---------------------------------------------------------------------------
+section "bad parameters"
+bad_load 'cpu_pattern="0[0-3"' cpu_pattern 'Invalid argument' 'cpu_pattern=0[0-3'
+bad_load 'npartitions=-1' npartitions 'out of range' npartitions=-1
+bad_load 'npartitions=100000' npartitions 'out of range' npartitions=100000
+bad_load 'cpu_npartitions=100000' npartitions 'out of range' cpu_npartitions=100000
+bad_load "npartitions=$((NCPU + 1))" npartitions 'out of range' npartitions=$((NCPU + 1))
+bad_load 'cpu_pattern="0[999]"' cpu_pattern 'No such device' 'cpu_pattern=0[999]'
+bad_load 'cpu_pattern="0[0-1/0]"' cpu_pattern 'Invalid argument' 'cpu_pattern=0[0-1/0]'
+bad_load 'cpu_pattern="0[0x1]"' cpu_pattern 'Invalid argument' 'cpu_pattern=0[0x1]'
+bad_load 'cpu_pattern="0[1-0]"' cpu_pattern 'Invalid argument' 'cpu_pattern=0[1-0]'
+bad_load 'cpu_pattern="1[0]"' cpu_pattern 'Invalid argument' 'cpu_pattern=1[0]'
+bad_load 'cpu_pattern="N N"' cpu_pattern 'Invalid argument' 'cpu_pattern=N N'
+bad_load 'cpu_pattern="C[99999]"' cpu_pattern 'No such device' 'cpu_pattern=C[99999]'
+bad_load 'cpu_pattern="0[99999999999]"' cpu_pattern 'out of range' 'cpu_pattern=0[99999999999]'
+bad_load 'npartitions=abc' npartitions '' npartitions=abc
+# A node without CPUs cannot have a partition.
+for n in $MEMNODES; do
+	bad_load "cpu_pattern=\"N 0[$n]\" (memory-only node)" cpu_pattern 'No such device' "cpu_pattern=N 0[$n]"
+done
+long=$(printf '%04100d' 0 | sed 's/0/ /g')
+bad_load 'cpu_pattern of 4101 bytes' cpu_pattern 'Argument list too long' "cpu_pattern=0[0]$long"
+
+# ---------------------------------------------------------------------------
+# CPU hotplug before the load: a CPU that is offline must be left out the
+# way cpt-plan leaves it out.  (Hotplug after the load is tests/live.)
+if [ -w $SYSCPU/cpu$LAST/online ] && [ "$NCPU" -gt 2 ]; then
+	section "CPU $LAST offline at load"
+	if echo 0 >$SYSCPU/cpu$LAST/online; then
+		good_load "cpu$LAST offline: defaults"
+		good_load "cpu$LAST offline: npartitions=2" npartitions=2
+		bad_load "cpu$LAST offline: cpu_pattern=0[$LAST]" cpu_pattern 'No such device' "cpu_pattern=0[$LAST]"
+		echo 1 >$SYSCPU/cpu$LAST/online
+		check "cpu$LAST back online" grep -q 1 $SYSCPU/cpu$LAST/online
+	else
+		fail "offline cpu$LAST"
+	fi
+fi
+# maxcpus=: the CPUs left offline at boot can come up later.
+for c in $(expand "$(cat $SYSCPU/offline 2>/dev/null)" | head -n 2); do
+	section "cpu$c brought online after boot"
+	if echo 1 >$SYSCPU/cpu$c/online; then
+		good_load "cpu$c onlined: defaults"
+	else
+		fail "online cpu$c"
+	fi
+done
+
+# ---------------------------------------------------------------------------
+# Hand-written expectations (doc/planner.md applied by hand to the topology
+# that tests/vm/matrix gives the profile).
+section "acceptance ($PROFILE)"
+# rows N WIDTH [FIRST]: "i\t: a a+1 ..." for N partitions of WIDTH
+# consecutive CPUs: the shape of the expected tables below.
+rows() {
+	_i=0
+	_c=${3:-0}
+	while [ $_i -lt "$1" ]; do
+		printf '%d\\t:' $_i
+		_j=0
+		while [ $_j -lt "$2" ]; do
+			printf ' %d' $((_c + _j))
+			_j=$((_j + 1))
+		done
+		printf '\\n'
+		_c=$((_c + $2))
+		_i=$((_i + 1))
+	done
+}
+# flat N: the distance table of N partitions on one node.
+flat() {
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		printf '%d\\t:' $_i
+		_j=0
+		while [ $_j -lt "$1" ]; do
+			printf ' %d:10' $_j
+			_j=$((_j + 1))
+		done
+		printf '\\n'
+		_i=$((_i + 1))
+	done
+}
+case $PROFILE in
+seed)	# 48 CPUs, 1 node, 24 cores of 2 threads (2k, 2k+1), one L3
+	expect_text "seed defaults" "" \
+"0\t: 0 1 2 3
+1\t: 4 5 6 7
+2\t: 8 9 10 11
+3\t: 12 13 14 15
+4\t: 16 17 18 19
+5\t: 20 21 22 23
+6\t: 24 25 26 27
+7\t: 28 29 30 31
+8\t: 32 33 34 35
+9\t: 36 37 38 39
+10\t: 40 41 42 43
+11\t: 44 45 46 47
+" \
+"0\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+1\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+2\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+3\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+4\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+5\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+6\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+7\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+8\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+9\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+10\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+11\t: 0:10 1:10 2:10 3:10 4:10 5:10 6:10 7:10 8:10 9:10 10:10 11:10
+"
+	six="0\t: 0 1 2 3 4 5 6 7
+1\t: 8 9 10 11 12 13 14 15
+2\t: 16 17 18 19 20 21 22 23
+3\t: 24 25 26 27 28 29 30 31
+4\t: 32 33 34 35 36 37 38 39
+5\t: 40 41 42 43 44 45 46 47
+"
+	expect_text "seed npartitions=6" "npartitions=6" "$six" "$(flat 6)"
+	expect_text "seed cpu_npartitions=6" "cpu_npartitions=6" "$six"
+	# LU-9998: N on a single-node machine is the default layout.
+	expect_text "seed cpu_pattern=N" "cpu_pattern=N" "$(rows 12 4)"
+	# 48 partitions > 24 cores: one thread each.
+	expect_text "seed npartitions=48" "npartitions=48" "$(rows 48 1)"
+	;;
+numa2x2) # 16 CPUs: 2 nodes (0-7, 8-15, distance 21), 2 L3 dies each
+	expect_text "numa2x2 defaults" "" "$(rows 4 4)" \
+"0\t: 0:10 1:10 2:21 3:21
+1\t: 0:10 1:10 2:21 3:21
+2\t: 0:21 1:21 2:10 3:10
+3\t: 0:21 1:21 2:10 3:10
+"
+	expect_text "numa2x2 cpu_pattern=N" "cpu_pattern=N" "$(rows 2 8)" \
+"0\t: 0:10 1:21
+1\t: 0:21 1:10
+"
+	expect_text "numa2x2 npartitions=1" "npartitions=1" "$(rows 1 16)" "0\t: 0:21\n"
+	expect_text "numa2x2 npartitions=8" "npartitions=8" "$(rows 8 2)"
+	;;
+maxcpus) # numa2x2 booted with maxcpus=12, then cpu12 and cpu13 onlined
+	;;
+memonly) # 8 CPUs: 0-3 and 4-7 in two nodes, a third node with memory
+	# only.  Linux numbers the nodes in SRAT order, CPUs first: QEMU's
+	# node 1 (memory only) is the guest's node 2, QEMU's node 2 its node 1.
+	check "memonly: a memory-only node exists" test -n "$MEMNODES"
+	expect_text "memonly defaults" "" "$(rows 2 4)" \
+"0\t: 0:10 1:21
+1\t: 0:21 1:10
+"
+	expect_text "memonly cpu_pattern=N" "cpu_pattern=N" "$(rows 2 4)"
+	;;
+uneven)	# 12 CPUs: node 0 = socket 0 (0-3), node 1 = sockets 1-2 (4-11)
+	expect_text "uneven defaults" "" "$(rows 3 4)" \
+"0\t: 0:10 1:21 2:21
+1\t: 0:21 1:10 2:10
+2\t: 0:21 1:10 2:10
+"
+	expect_text "uneven npartitions=2" "npartitions=2" \
+"0\t: 0 1 2 3
+1\t: 4 5 6 7 8 9 10 11
+"
+	;;
+nosmt)	# 8 CPUs, 1 thread per core: node 0 = 0-3, node 1 = 4-7
+	expect_text "nosmt defaults" "" "$(rows 4 2)"
+	;;
+big)	# 240 CPUs: 2 nodes of 2 L3 dies of 30 cores of 2 threads
+	expect_text "big defaults" "" "$(rows 60 4)"
+	expect_text "big npartitions=4" "npartitions=4" "$(rows 4 60)" \
+"0\t: 0:10 1:10 2:21 3:21
+1\t: 0:10 1:10 2:21 3:21
+2\t: 0:21 1:21 2:10 3:10
+3\t: 0:21 1:21 2:10 3:10
+"
+	;;
+esac
+
+echo "== $PROFILE: done in $(elapsed "$T0")s"
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" -eq 0 ]

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-run.sh [PARAM...]: make run's guest side.  Load cpt.ko with the
+# module parameters PARAM... (name=value), print both /proc/sys/lnet files
+# and cpt's kernel log lines.
+
+# busybox insmod does not quote: a value with blanks goes as name="value".
+n=$#
+while [ "$n" -gt 0 ]; do
+	p=$1
+	shift
+	case $p in
+	*=*\ *|*=*"	"*) p="${p%%=*}=\"${p#*=}\"" ;;
+	esac
+	set -- "$@" "$p"
+	n=$((n - 1))
+done
+
+echo "== CPUs $(cat /sys/devices/system/cpu/online), kernel $(uname -r)"
+echo "== insmod cpt.ko $*"
+insmod ./cpt.ko "$@"
+rc=$?
+# The loader's own notices (taint, missing signature) are not cpt's.
+cptlog() {
+	dmesg | grep 'cpt: ' | grep -v -e 'taints kernel' -e 'module verification failed'
+}
+if [ $rc -ne 0 ]; then
+	echo "== insmod failed ($rc); dmesg:"
+	cptlog
+	exit $rc
+fi
+echo "== /proc/sys/lnet/cpu_partition_table"
+cat /proc/sys/lnet/cpu_partition_table
+echo "== /proc/sys/lnet/cpu_partition_distance"
+cat /proc/sys/lnet/cpu_partition_distance
+echo "== dmesg | grep cpt:"
+cptlog
