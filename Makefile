@@ -60,7 +60,7 @@ include tests/live/live.mk
 include packaging/pkg.mk
 include tests/fuzz/fuzz.mk
 
-check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm
+check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm test-live
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loaded partition table as kernel structures, and the functions other
- * modules call on it (include/cpt.h).
+ * A planned partition table as kernel structures (struct cptab), and the
+ * lookups other modules call on it (include/cpt.h).
  *
- * Lookups are array accesses through one pointer, without locks: the state
- * is built completely before it is installed and never changes while it is
- * installed.
+ * A table is built completely before it is installed and never changes
+ * afterwards, so lookups are plain array reads.  The cptab_*() functions
+ * answer for a table the caller holds; the cpt_*() ones for the table in
+ * force, read under rcu_read_lock(): cpt_live.c frees a replaced table only
+ * after a grace period.
  */
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 
 #include "cpt.h"
 #include "cpt_glue.h"
 
-struct cpt_state *cpt_state_ptr;
+/* Tables created and not yet destroyed, to catch a leaked reference. */
+atomic_t cpt_nr_tables = ATOMIC_INIT(0);
 
 /*
  * Copy the CPUs and nodes of core partition @p into @part, and add them to
@@ -29,11 +34,17 @@ struct cpt_state *cpt_state_ptr;
 static void cpt_fill_part(struct cpt_part *part, struct cpt_part *any,
 			  const struct cpt_table *table, int p)
 {
-	int i;
+	int i, cpu;
 
 	for (i = table->part_first[p]; i < table->part_first[p + 1]; i++) {
-		cpumask_set_cpu(table->part_cpu[i], part->cpus);
-		cpumask_set_cpu(table->part_cpu[i], any->cpus);
+		cpu = table->part_cpu[i];
+		cpumask_set_cpu(cpu, part->cpus);
+		cpumask_set_cpu(cpu, any->cpus);
+		/* A table made by hand has no online flags: all count. */
+		if (!table->cpu_online || table->cpu_online[cpu]) {
+			part->weight++;
+			any->weight++;
+		}
 	}
 	part->nodes = &table->part_node[table->part_node_first[p]];
 	part->nr_nodes = table->part_node_first[p + 1] -
@@ -62,159 +73,212 @@ static int cpt_list_any_nodes(struct cpt_part *any)
 	return 0;
 }
 
-/**
- * cpt_state_create() - build the kernel view of a planned table
- * @table: the plan; the state takes it over, also on failure
- *
- * Return: a state to install with cpt_state_install(), or NULL when out of
- * memory (@table is freed then).
- */
-struct cpt_state *cpt_state_create(struct cpt_table *table)
+static int cpt_alloc_parts(struct cptab *tab)
 {
-	struct cpt_state *state;
+	int p;
+
+	/* Zeroed, so that cptab_destroy() can undo a partial build. */
+	tab->part = kvcalloc(tab->nr_parts + 1, sizeof(*tab->part),
+			     GFP_KERNEL);
+	if (!tab->part)
+		return -ENOMEM;
+	for (p = 0; p <= tab->nr_parts; p++) {
+		if (!zalloc_cpumask_var(&tab->part[p].cpus, GFP_KERNEL))
+			return -ENOMEM;
+		nodes_clear(tab->part[p].node_mask);
+		atomic_set(&tab->part[p].rotor, 0);
+	}
+	return 0;
+}
+
+/**
+ * cptab_create() - build the kernel view of a planned table
+ * @table: the plan; the new table takes it over, also on failure
+ * @npartitions: the count it was planned with, to show in /proc
+ * @pattern: the cpu_pattern it was planned with ("" for none), copied
+ *
+ * Return: a table with one reference, for cpt_live.c to install, or NULL
+ * when out of memory (@table is freed then).
+ */
+struct cptab *cptab_create(struct cpt_table *table, int npartitions,
+			   const char *pattern)
+{
+	struct cptab *tab;
 	struct cpt_part *any;
 	int p;
 
-	state = kzalloc(sizeof(*state), GFP_KERNEL);
-	if (!state) {
+	tab = kzalloc(sizeof(*tab), GFP_KERNEL);
+	if (!tab) {
 		cpt_table_free(table);
 		return NULL;
 	}
-	state->table = table;
-	state->nr_parts = table->nr_parts;
+	atomic_inc(&cpt_nr_tables);
+	tab->table = table;
+	tab->nr_parts = table->nr_parts;
+	tab->npartitions = npartitions;
+	refcount_set(&tab->ref, 1);
 
-	/* Zeroed, so that cpt_state_destroy() can undo a partial build. */
-	state->part = kvcalloc(state->nr_parts + 1, sizeof(*state->part),
-			       GFP_KERNEL);
-	if (!state->part)
+	tab->pattern = kstrdup(pattern, GFP_KERNEL);
+	if (!tab->pattern || cpt_alloc_parts(tab))
 		goto err;
-	for (p = 0; p <= state->nr_parts; p++) {
-		if (!zalloc_cpumask_var(&state->part[p].cpus, GFP_KERNEL))
-			goto err;
-		nodes_clear(state->part[p].node_mask);
-		atomic_set(&state->part[p].rotor, 0);
-	}
-
-	any = &state->part[state->nr_parts];
-	for (p = 0; p < state->nr_parts; p++)
-		cpt_fill_part(&state->part[p], any, table, p);
+	any = &tab->part[tab->nr_parts];
+	for (p = 0; p < tab->nr_parts; p++)
+		cpt_fill_part(&tab->part[p], any, table, p);
 	if (cpt_list_any_nodes(any))
 		goto err;
-	return state;
+	return tab;
 
 err:
-	cpt_state_destroy(state);
+	cptab_destroy(tab);
 	return NULL;
 }
 
 /**
- * cpt_state_destroy() - free a state and its table
- * @state: a state that is not installed, or NULL
+ * cptab_destroy() - free a table
+ * @tab: a table nobody can reach any more, or NULL
  */
-void cpt_state_destroy(struct cpt_state *state)
+void cptab_destroy(struct cptab *tab)
 {
 	int p;
 
-	if (!state)
+	if (!tab)
 		return;
-	if (state->part) {
-		for (p = 0; p <= state->nr_parts; p++)
-			free_cpumask_var(state->part[p].cpus);
+	if (tab->part) {
+		for (p = 0; p <= tab->nr_parts; p++)
+			free_cpumask_var(tab->part[p].cpus);
 		/* Only the union's list is ours; the others are the table's. */
-		kvfree(state->part[state->nr_parts].nodes);
-		kvfree(state->part);
+		kvfree(tab->part[tab->nr_parts].nodes);
+		kvfree(tab->part);
 	}
-	cpt_table_free(state->table);
-	kfree(state);
-}
-
-/**
- * cpt_state_install() - make a state the one the API and /proc serve
- * @state: a complete state, or NULL to uninstall
- *
- * Only called from module init and exit, when nothing else can install.
- * Users of the API keep this module loaded, so none of them can still be
- * looking at the state that exit uninstalls.
- *
- * Return: the state installed before.
- */
-struct cpt_state *cpt_state_install(struct cpt_state *state)
-{
-	struct cpt_state *old = cpt_state_ptr;
-
-	/* Pairs with READ_ONCE() in cpt_state_get(): publish a built state. */
-	smp_store_release(&cpt_state_ptr, state);
-	return old;
+	for (p = 0; p < CPT_NR_TEXTS; p++)
+		cpt_text_put(tab->text[p]);
+	kfree(tab->pattern);
+	cpt_table_free(tab->table);
+	kfree(tab);
+	atomic_dec(&cpt_nr_tables);
 }
 
 /*
  * The part that answers for @cpt (CPT_ANY: the union), or NULL when @cpt
- * is no partition or nothing is installed.
+ * is no partition or there is no table.
  */
-static struct cpt_part *cpt_find_part(const struct cpt_state *state, int cpt)
+static struct cpt_part *cpt_find_part(const struct cptab *tab, int cpt)
 {
-	if (!state)
+	if (!tab)
 		return NULL;
 	if (cpt == CPT_ANY)
-		return &state->part[state->nr_parts];
-	if (cpt < 0 || cpt >= state->nr_parts)
+		return &tab->part[tab->nr_parts];
+	if (cpt < 0 || cpt >= tab->nr_parts)
 		return NULL;
-	return &state->part[cpt];
+	return &tab->part[cpt];
 }
+
+/* The table in force, for a caller inside rcu_read_lock(). */
+static struct cptab *cpt_in_force(void)
+{
+	return rcu_dereference(cpt_cur);
+}
+
+u64 cptab_generation(const struct cptab *tab)
+{
+	return tab ? tab->generation : 0;
+}
+EXPORT_SYMBOL_GPL(cptab_generation);
+
+int cptab_number(const struct cptab *tab)
+{
+	return tab ? tab->nr_parts : 0;
+}
+EXPORT_SYMBOL_GPL(cptab_number);
 
 int cpt_number(void)
 {
-	const struct cpt_state *state = cpt_state_get();
+	int ret;
 
-	return state ? state->nr_parts : 0;
+	rcu_read_lock();
+	ret = cptab_number(cpt_in_force());
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_number);
 
+int cptab_weight(const struct cptab *tab, int cpt)
+{
+	const struct cpt_part *part = cpt_find_part(tab, cpt);
+
+	return part ? part->weight : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(cptab_weight);
+
 int cpt_weight(int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	int ret;
 
-	if (!part)
-		return -EINVAL;
-	return cpumask_weight_and(part->cpus, cpu_online_mask);
+	rcu_read_lock();
+	ret = cptab_weight(cpt_in_force(), cpt);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_weight);
 
+bool cptab_online(const struct cptab *tab, int cpt)
+{
+	const struct cpt_part *part = cpt_find_part(tab, cpt);
+
+	return part && part->weight > 0;
+}
+EXPORT_SYMBOL_GPL(cptab_online);
+
 bool cpt_online(int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	bool ret;
 
-	return part && cpumask_intersects(part->cpus, cpu_online_mask);
+	rcu_read_lock();
+	ret = cptab_online(cpt_in_force(), cpt);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_online);
 
-const struct cpumask *cpt_cpumask(int cpt)
+const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	const struct cpt_part *part = cpt_find_part(tab, cpt);
 
 	return part ? part->cpus : NULL;
 }
+EXPORT_SYMBOL_GPL(cptab_cpumask);
+
+/* The caller holds rcu_read_lock() (see cpt.h); PROVE_RCU checks it. */
+const struct cpumask *cpt_cpumask(int cpt)
+{
+	return cptab_cpumask(cpt_in_force(), cpt);
+}
 EXPORT_SYMBOL_GPL(cpt_cpumask);
 
-const nodemask_t *cpt_nodemask(int cpt)
+const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	const struct cpt_part *part = cpt_find_part(tab, cpt);
 
 	return part ? &part->node_mask : NULL;
 }
+EXPORT_SYMBOL_GPL(cptab_nodemask);
+
+const nodemask_t *cpt_nodemask(int cpt)
+{
+	return cptab_nodemask(cpt_in_force(), cpt);
+}
 EXPORT_SYMBOL_GPL(cpt_nodemask);
 
-int cpt_current(void)
+int cptab_current(const struct cptab *tab)
 {
-	const struct cpt_state *state = cpt_state_get();
 	/* Any CPU will do if we migrate: the answer is advisory anyway. */
 	unsigned int cpu = raw_smp_processor_id();
 	const struct cpt_table *table;
 	int cpt, node;
 
-	if (!state)
+	if (!tab)
 		return 0;
-	table = state->table;
+	table = tab->table;
 	cpt = table->cpu_part[cpu];
 	if (cpt >= 0)
 		return cpt;
@@ -223,30 +287,59 @@ int cpt_current(void)
 	node = cpu_to_node(cpu);
 	if (node >= 0 && node < table->nr_nodes && table->node_part[node] >= 0)
 		return table->node_part[node];
-	return cpu % state->nr_parts;
+	return cpu % tab->nr_parts;
+}
+EXPORT_SYMBOL_GPL(cptab_current);
+
+int cpt_current(void)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = cptab_current(cpt_in_force());
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_current);
 
+int cptab_of_cpu(const struct cptab *tab, int cpu)
+{
+	if (!tab || cpu < 0 || cpu >= tab->table->nr_cpus)
+		return -EINVAL;
+	return tab->table->cpu_part[cpu] >= 0 ?
+	       tab->table->cpu_part[cpu] : CPT_ANY;
+}
+EXPORT_SYMBOL_GPL(cptab_of_cpu);
+
 int cpt_of_cpu(int cpu)
 {
-	const struct cpt_state *state = cpt_state_get();
+	int ret;
 
-	if (!state || cpu < 0 || cpu >= state->table->nr_cpus)
-		return -EINVAL;
-	return state->table->cpu_part[cpu] >= 0 ?
-	       state->table->cpu_part[cpu] : CPT_ANY;
+	rcu_read_lock();
+	ret = cptab_of_cpu(cpt_in_force(), cpu);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_of_cpu);
 
+int cptab_of_node(const struct cptab *tab, int node)
+{
+	/* nr_node_ids is a count: node nr_node_ids does not exist. */
+	if (!tab || node < 0 || node >= tab->table->nr_nodes)
+		return -EINVAL;
+	return tab->table->node_part[node] >= 0 ?
+	       tab->table->node_part[node] : CPT_ANY;
+}
+EXPORT_SYMBOL_GPL(cptab_of_node);
+
 int cpt_of_node(int node)
 {
-	const struct cpt_state *state = cpt_state_get();
+	int ret;
 
-	/* nr_node_ids is a count: node nr_node_ids does not exist. */
-	if (!state || node < 0 || node >= state->table->nr_nodes)
-		return -EINVAL;
-	return state->table->node_part[node] >= 0 ?
-	       state->table->node_part[node] : CPT_ANY;
+	rcu_read_lock();
+	ret = cptab_of_node(cpt_in_force(), node);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_of_node);
 
@@ -271,28 +364,38 @@ static int cpt_span(const struct cpt_table *table, const struct cpt_part *p1,
 	return d;
 }
 
-int cpt_distance(int cpt1, int cpt2)
+int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 {
-	const struct cpt_state *state = cpt_state_get();
-	const struct cpt_part *p1 = cpt_find_part(state, cpt1);
-	const struct cpt_part *p2 = cpt_find_part(state, cpt2);
+	const struct cpt_part *p1 = cpt_find_part(tab, cpt1);
+	const struct cpt_part *p2 = cpt_find_part(tab, cpt2);
 
 	if (!p1 || !p2)
 		return -EINVAL;
 	/* The core's definition, as in /proc, for two real partitions. */
 	if (cpt1 != CPT_ANY && cpt2 != CPT_ANY)
-		return cpt_table_distance(state->table, cpt1, cpt2);
+		return cpt_table_distance(tab->table, cpt1, cpt2);
 	/*
 	 * CPT_ANY is the union of the partitions, so the largest distance to
 	 * its nodes is the largest distance to any partition.
 	 */
-	return cpt_span(state->table, p1, p2);
+	return cpt_span(tab->table, p1, p2);
+}
+EXPORT_SYMBOL_GPL(cptab_distance);
+
+int cpt_distance(int cpt1, int cpt2)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = cptab_distance(cpt_in_force(), cpt1, cpt2);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_distance);
 
-int cpt_bind_current(int cpt)
+int cptab_bind_current(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	const struct cpt_part *part = cpt_find_part(tab, cpt);
 
 	if (!part)
 		return -EINVAL;
@@ -304,16 +407,29 @@ int cpt_bind_current(int cpt)
 	 */
 	return set_cpus_allowed_ptr(current, part->cpus);
 }
+EXPORT_SYMBOL_GPL(cptab_bind_current);
+
+int cpt_bind_current(int cpt)
+{
+	struct cptab *tab;
+	int ret;
+
+	/* set_cpus_allowed_ptr() may sleep: hold the table, not RCU. */
+	tab = cpt_get();
+	ret = cptab_bind_current(tab, cpt);
+	cpt_put(tab);
+	return ret;
+}
 EXPORT_SYMBOL_GPL(cpt_bind_current);
 
-int cpt_spread_node(int cpt)
+int cptab_spread_node(struct cptab *tab, int cpt)
 {
-	struct cpt_part *part = cpt_find_part(cpt_state_get(), cpt);
+	struct cpt_part *part = cpt_find_part(tab, cpt);
 	unsigned int r;
 
 	if (!part)
 		return -EINVAL;
-	/* Every partition has a CPU, hence a node: defensive only. */
+	/* Every partition has a member, hence a node: defensive only. */
 	if (WARN_ON_ONCE(!part->nr_nodes))
 		return NUMA_NO_NODE;
 	/*
@@ -323,5 +439,16 @@ int cpt_spread_node(int cpt)
 	 */
 	r = (unsigned int)atomic_fetch_inc(&part->rotor);
 	return part->nodes[r % part->nr_nodes];
+}
+EXPORT_SYMBOL_GPL(cptab_spread_node);
+
+int cpt_spread_node(int cpt)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = cptab_spread_node(cpt_in_force(), cpt);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(cpt_spread_node);

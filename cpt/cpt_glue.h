@@ -4,9 +4,11 @@
  * (cpt_core.h) to the kernel.
  *
  *   cpt_topo.c    reads the machine into a struct cpt_topo
- *   cpt_api.c     turns a planned struct cpt_table into kernel masks and
- *                 serves the exported lookups (include/cpt.h)
- *   cpt_sysctl.c  /proc/sys/lnet/cpu_partition_{table,distance}
+ *   cpt_api.c     turns a planned struct cpt_table into a struct cptab
+ *                 (kernel masks) and serves the exported lookups
+ *   cpt_live.c    the table in force: planning, replacement (RCU and
+ *                 refcount), CPU hotplug, the consumers' notifier
+ *   cpt_sysctl.c  the /proc/sys/lnet files
  *   cpt_main.c    module parameters, init and exit
  */
 #ifndef CPT_GLUE_H
@@ -16,12 +18,17 @@
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/nodemask.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "cpt_core.h"
 
 /*
- * One partition as the exported API sees it.  @nodes lists the node ids of
- * @node_mask in ascending order, for cpt_spread_node(); @rotor is its
+ * One partition as the exported API sees it.  @cpus holds every member,
+ * online or not; @weight counts the online ones.  @nodes lists the node ids
+ * of @node_mask in ascending order, for cpt_spread_node(); @rotor is its
  * round-robin position.  @nodes points into the core table, except for the
  * CPT_ANY union, which owns its list.
  */
@@ -30,41 +37,74 @@ struct cpt_part {
 	nodemask_t node_mask;
 	int *nodes;
 	int nr_nodes;
+	int weight;
 	atomic_t rotor;
 };
 
 /*
- * Everything a loaded table consists of.  @part has nr_parts + 1 entries:
- * the last one, the union of all partitions, answers for CPT_ANY.  @table
- * (the core's plan) stays for the per-CPU and per-node lookups and for
- * rendering /proc.
- *
- * A state never changes once installed.  It is reached through one pointer
- * (cpt_state_get()), so that replacing the table at run time only needs
- * that pointer to become RCU-managed.
+ * What a /proc/sys/lnet file shows of a table, rendered once, on the first
+ * read, and kept (refcounted) with the table and, for a while after it is
+ * replaced, in cpt_sysctl.c's list of recent texts, so that a file read in
+ * several calls can finish with the table it started with.
  */
-struct cpt_state {
+enum cpt_text_kind {
+	CPT_TEXT_TABLE,
+	CPT_TEXT_DISTANCE,
+	CPT_TEXT_NPARTITIONS,
+	CPT_TEXT_PATTERN,
+	CPT_NR_TEXTS
+};
+
+struct cpt_text {
+	refcount_t ref;
+	enum cpt_text_kind kind;
+	u64 generation;
+	size_t len;
+	char buf[];
+};
+
+/*
+ * Everything a table consists of (struct cptab is opaque in cpt.h).  @part
+ * has nr_parts + 1 entries: the last one, the union of all partitions,
+ * answers for CPT_ANY.  @table (the core's plan) stays for the per-CPU and
+ * per-node lookups and for rendering /proc.  @npartitions and @pattern are
+ * the values it was planned with, the ones /proc/sys/lnet shows and that
+ * hotplug carries over to the next table.
+ *
+ * Nothing but @text changes once a table is installed; @text only goes
+ * from NULL to a complete rendering (cmpxchg), so readers need no lock.
+ * @ref counts the holders, the pointer to the table in force being one.
+ */
+struct cptab {
 	struct cpt_table *table;
 	int nr_parts;
 	struct cpt_part *part;
+	int npartitions;
+	char *pattern;
+	u64 generation;
+	refcount_t ref;
+	struct rcu_work free_work;
+	struct cpt_text *text[CPT_NR_TEXTS];
 };
 
-extern struct cpt_state *cpt_state_ptr;
+/* cpt_live.c: the table in force; NULL before init and after exit. */
+extern struct cptab __rcu *cpt_cur;
 
-static inline struct cpt_state *cpt_state_get(void)
-{
-	return READ_ONCE(cpt_state_ptr);
-}
+int cpt_live_start(int npartitions, const char *pattern);
+void cpt_live_stop(void);
+int cpt_live_replan(const int *npartitions, const char *pattern);
 
 /* cpt_topo.c */
-struct cpt_topo *cpt_topo_snapshot(void);
+struct cpt_topo *cpt_topo_snapshot(int dying);
 
 /* cpt_api.c */
-struct cpt_state *cpt_state_create(struct cpt_table *table);
-void cpt_state_destroy(struct cpt_state *state);
-struct cpt_state *cpt_state_install(struct cpt_state *state);
+extern atomic_t cpt_nr_tables;
+struct cptab *cptab_create(struct cpt_table *table, int npartitions,
+			   const char *pattern);
+void cptab_destroy(struct cptab *tab);
 
 /* cpt_sysctl.c */
+void cpt_text_put(struct cpt_text *text);
 int cpt_sysctl_register(void);
 void cpt_sysctl_unregister(void);
 

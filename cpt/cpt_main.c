@@ -5,8 +5,12 @@
  * At load time, reads the topology, plans the partitions (cpt/core_*.c,
  * doc/planner.md) for the npartitions and cpu_pattern parameters, and
  * serves the result to other modules (include/cpt.h) and in
- * /proc/sys/lnet.  The table does not follow CPU hotplug; reload the module
- * for a new one.
+ * /proc/sys/lnet.  The table then follows CPU hotplug and sysctl writes
+ * (cpt_live.c).
+ *
+ * The parameters are the values at load: /sys/module/cpt/parameters keeps
+ * showing them after a sysctl write has planned a table with others, and
+ * /proc/sys/lnet/cpu_npartitions and cpu_pattern show the values in force.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -128,77 +132,31 @@ static int cpt_read_count(int *count)
 	return 0;
 }
 
-static int cpt_plan_table(int count, struct cpt_table **tablep)
-{
-	struct cpt_err err = { .offset = -1 };
-	struct cpt_topo *topo;
-	int ret;
-
-	topo = cpt_topo_snapshot();
-	if (!topo)
-		return -ENOMEM;
-	ret = cpt_plan(topo, count, cpu_pattern, tablep, &err);
-	cpt_topo_free(topo);
-
-	/* One line, what the planner says: the user's parameter is wrong. */
-	if (ret && err.msg[0])
-		pr_err("%s\n", err.msg);
-	else if (ret)
-		pr_err("cannot plan the partition table: error %d\n", ret);
-	return ret;
-}
-
-static void cpt_report(const struct cpt_table *table, int count)
-{
-	pr_info("%d partitions over %d nodes, %d cores, %d CPUs\n",
-		table->nr_parts, table->nr_placed_nodes,
-		table->nr_placed_cores, table->nr_placed_cpus);
-	if (table->warnings & CPT_WARN_SPLIT_CORES)
-		pr_warn("more partitions than cores (%d): SMT siblings are split between partitions\n",
-			table->nr_placed_cores);
-	if (table->warnings & CPT_WARN_NPART_IGNORED)
-		pr_warn("npartitions=%d ignored: cpu_pattern sets the partitions\n",
-			count);
-}
-
 static int __init cpt_init(void)
 {
-	struct cpt_table *table;
-	struct cpt_state *state;
 	int count, ret;
 
 	ret = cpt_read_count(&count);
 	if (ret)
 		return ret;
-	ret = cpt_plan_table(count, &table);
+	ret = cpt_live_start(count, cpu_pattern ?: "");
 	if (ret)
 		return ret;
 
-	state = cpt_state_create(table);
-	if (!state)
-		return -ENOMEM;
-
-	/* Install first: the /proc files are readable as soon as they exist. */
-	cpt_state_install(state);
+	/* The table is in force: the /proc files are readable at once. */
 	ret = cpt_sysctl_register();
 	if (ret) {
-		pr_err("cannot register /proc/sys/lnet/cpu_partition_{table,distance}\n");
-		goto err_uninstall;
+		pr_err("cannot register /proc/sys/lnet: is another module (libcfs?) providing it?\n");
+		cpt_live_stop();
 	}
-	cpt_report(state->table, count);
-	return 0;
-
-err_uninstall:
-	cpt_state_install(NULL);
-	cpt_state_destroy(state);
 	return ret;
 }
 
 static void __exit cpt_exit(void)
 {
-	/* Readers of /proc are gone once unregistering returns. */
+	/* Sysctl readers and writers are gone once unregistering returns. */
 	cpt_sysctl_unregister();
-	cpt_state_destroy(cpt_state_install(NULL));
+	cpt_live_stop();
 }
 
 module_init(cpt_init);

@@ -25,7 +25,7 @@ static int cpt_read_node(unsigned int cpu)
 	return node;
 }
 
-/* Caller holds cpus_read_lock(), so the sibling masks are stable. */
+/* The caller holds the hotplug lock, so the sibling masks are stable. */
 static void cpt_read_cpu(struct cpt_cpu *c, unsigned int cpu)
 {
 	unsigned int first = cpumask_first(topology_sibling_cpumask(cpu));
@@ -59,16 +59,22 @@ static void cpt_read_nodes(struct cpt_topo *topo)
 
 /**
  * cpt_topo_snapshot() - read the topology of the online CPUs
+ * @dying: a CPU to read as offline, or -1
  *
- * CPU hotplug is held off while reading, so that the online mask, the
- * sibling masks and the node of each CPU agree with each other.  The
- * snapshot is not kept in sync afterwards: the table describes the CPUs
- * online at load time.
+ * The caller holds the CPU hotplug lock: cpus_read_lock(), or the write
+ * side that a hotplug callback runs under (taking the read side there would
+ * deadlock).  The online mask, the sibling masks and the node of each CPU
+ * then agree with each other and with the table about to be installed.
+ *
+ * A CPU being taken down is still in cpu_online_mask when the teardown
+ * callbacks run: the callback names it as @dying.  Its siblings may still
+ * name their core after it (the lowest sibling); that key stays equal among
+ * them, which is all the planner asks of it.
  *
  * Return: a topology to free with cpt_topo_free(), or NULL when out of
  * memory.
  */
-struct cpt_topo *cpt_topo_snapshot(void)
+struct cpt_topo *cpt_topo_snapshot(int dying)
 {
 	struct cpt_topo *topo;
 	unsigned int cpu;
@@ -77,11 +83,9 @@ struct cpt_topo *cpt_topo_snapshot(void)
 	if (!topo)
 		return NULL;
 
-	cpus_read_lock();
 	for_each_online_cpu(cpu)
-		cpt_read_cpu(&topo->cpu[cpu], cpu);
+		if ((int)cpu != dying)
+			cpt_read_cpu(&topo->cpu[cpu], cpu);
 	cpt_read_nodes(topo);
-	cpus_read_unlock();
-
 	return topo;
 }

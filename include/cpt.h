@@ -2,16 +2,48 @@
 /*
  * cpt: CPU partition table, the interface for other modules.
  *
- * The cpt module splits the CPUs that were online when it was loaded into
- * partitions (by NUMA node, L3 domain and core; see doc/planner.md) and
- * shows them in /proc/sys/lnet/cpu_partition_table.  Partitions are numbered
- * 0 .. cpt_number() - 1.  Each has a CPU mask and the mask of the NUMA nodes
- * of its CPUs.
+ * The cpt module splits the online CPUs into partitions (by NUMA node, L3
+ * domain and core; see doc/planner.md) and shows them in
+ * /proc/sys/lnet/cpu_partition_table.  Partitions are numbered
+ * 0 .. number - 1.  Each has a CPU mask and the mask of the NUMA nodes of
+ * its CPUs.
  *
- * The table does not change while cpt is loaded, and a module using these
- * functions keeps cpt loaded, so the masks returned stay valid until the
- * caller is unloaded.  Lookups take no lock and may be called from any
- * context, except cpt_bind_current(), which may sleep.
+ * DOC: Tables and their lifetime
+ *
+ * One table is in force at a time.  It is replaced, never changed in place:
+ *
+ * - by a write to /proc/sys/lnet/cpu_npartitions or cpu_pattern, which plans
+ *   a new layout from scratch (the number of partitions and the place of
+ *   every CPU may change);
+ * - when a CPU goes offline or comes online.  Such a replacement keeps the
+ *   number of partitions and the partition of every CPU that had one: an
+ *   offline CPU stays a member of its partition (it only stops counting in
+ *   the weight and disappears from the /proc file), and a CPU that had no
+ *   partition may get one (see cpt_of_cpu()).
+ *
+ * A table is a struct cptab.  cpt_get() returns the table in force with a
+ * reference; the table and every mask it returns stay valid, and its
+ * answers never change, until the matching cpt_put(), however many times
+ * it has been replaced meanwhile.  Memory of a replaced table is freed once
+ * its last holder has put it and no RCU reader can see it any more.
+ *
+ * The cpt_*() functions without a table argument answer from the table in
+ * force at the moment of the call: O(1), lock-free (RCU), from any context.
+ * Two such calls may answer from two different tables.  A module that keeps
+ * per-partition arrays must therefore size and index them with one table it
+ * holds (cptab_number(), cptab_current(), ...), and rebuild them when told
+ * of a new table (cpt_register_notifier()).  Hotplug replacements keep the
+ * number of partitions, so only a sysctl write can make cpt_current()
+ * return an index beyond an array sized with an older table.
+ *
+ * CPU masks hold the members of a partition, online or offline: that is
+ * what a thread bound to a partition should run on when its CPUs come back.
+ * Weights count the members that are online (in the table's view, which
+ * follows each CPU event before the event completes).
+ *
+ * A module that uses these functions keeps cpt loaded (rmmod cpt fails
+ * while it is), so it must put every table it holds and unregister its
+ * notifier before its own exit returns.
  *
  * CPT_ANY stands for the union of all partitions where a function takes a
  * partition; where a function returns a partition, CPT_ANY means "no
@@ -22,9 +54,106 @@
 
 #include <linux/cpumask.h>
 #include <linux/nodemask.h>
+#include <linux/notifier.h>
 #include <linux/types.h>
 
 #define CPT_ANY		(-1)
+
+/* A partition table; opaque. */
+struct cptab;
+
+/**
+ * cpt_get() - take a reference to the table in force
+ *
+ * Context: any context (RCU and an atomic increment).
+ * Return: the table, to release with cpt_put(); never NULL while cpt is
+ * loaded.
+ */
+struct cptab *cpt_get(void);
+
+/**
+ * cpt_hold() - take another reference to a table
+ * @tab: a table the caller holds, or the table passed to a notifier
+ *	 callback during that callback
+ *
+ * Return: @tab, to release with cpt_put().
+ */
+struct cptab *cpt_hold(struct cptab *tab);
+
+/**
+ * cpt_put() - release a reference
+ * @tab: a table from cpt_get() or cpt_hold(), or NULL
+ *
+ * The caller must not use @tab, nor any mask it returned, afterwards.
+ *
+ * Context: any context; the memory is freed later, from a work item.
+ */
+void cpt_put(struct cptab *tab);
+
+/**
+ * cptab_generation() - sequence number of a table
+ * @tab: a held table
+ *
+ * Each table installed gets the next number, starting at 1 at load time,
+ * so that a consumer can tell whether it has already rebuilt for a table.
+ *
+ * Return: the generation of @tab.
+ */
+u64 cptab_generation(const struct cptab *tab);
+
+/*
+ * The lookups of one table.  Each takes a held table (or NULL, for which it
+ * answers as for an invalid partition) and means what the function of the
+ * same name without "tab" below says.
+ */
+int cptab_number(const struct cptab *tab);
+int cptab_weight(const struct cptab *tab, int cpt);
+bool cptab_online(const struct cptab *tab, int cpt);
+const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt);
+const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt);
+int cptab_current(const struct cptab *tab);
+int cptab_of_cpu(const struct cptab *tab, int cpu);
+int cptab_of_node(const struct cptab *tab, int node);
+int cptab_distance(const struct cptab *tab, int cpt1, int cpt2);
+int cptab_bind_current(const struct cptab *tab, int cpt);
+int cptab_spread_node(struct cptab *tab, int cpt);
+
+/* Notifier action: @data is the struct cptab now in force. */
+#define CPT_TABLE_REPLACED	1
+
+/**
+ * cpt_register_notifier() - hear of table replacements
+ * @nb: notifier block; @nb->notifier_call(nb, CPT_TABLE_REPLACED, tab)
+ *
+ * The callback runs in process context from cpt's workqueue, holding no
+ * lock of cpt's nor the CPU hotplug lock: it may sleep, allocate, start and
+ * stop threads, take cpus_read_lock() and call any function of this file
+ * except cpt_unregister_notifier().  It must not write the cpt sysctls.
+ * @tab is valid during the callback; cpt_hold() it to keep it.  The table
+ * the consumer used before stays valid until the consumer puts it.
+ *
+ * Notifications may be merged: after one or more replacements the callback
+ * runs at least once, with a table at least as new as the last of them
+ * (and may be the one in force already by the time it runs; compare
+ * cptab_generation()).  A sysctl write returns once the callbacks for its
+ * table have returned; a CPU event does not wait for them.
+ *
+ * Registering does not call back for the table in force: register first,
+ * then cpt_get() the table to build from, so that no replacement is missed.
+ *
+ * Return: 0, or what blocking_notifier_chain_register() returns.
+ */
+int cpt_register_notifier(struct notifier_block *nb);
+
+/**
+ * cpt_unregister_notifier() - stop hearing of replacements
+ * @nb: a registered notifier block
+ *
+ * Returns after any running callback of @nb has returned.
+ *
+ * Return: 0, or -ENOENT when @nb was not registered.
+ */
+int cpt_unregister_notifier(struct notifier_block *nb);
 
 /**
  * cpt_number() - number of partitions
@@ -37,7 +166,7 @@ int cpt_number(void);
  * cpt_weight() - number of online CPUs in a partition
  * @cpt: partition, or CPT_ANY for all partitions together
  *
- * CPUs that went offline after cpt was loaded are not counted.
+ * Offline members are not counted.
  *
  * Return: the count (0 when every CPU of @cpt is offline), or -EINVAL when
  * @cpt is not a partition.
@@ -48,25 +177,35 @@ int cpt_weight(int cpt);
  * cpt_online() - whether a partition has an online CPU
  * @cpt: partition, or CPT_ANY for all partitions together
  *
+ * A partition whose CPUs are all offline stays in the table (numbers do not
+ * shift) and is reported offline here.
+ *
  * Return: true when at least one CPU of @cpt is online; false when none is
  * or @cpt is not a partition.
  */
 bool cpt_online(int cpt);
 
 /**
- * cpt_cpumask() - CPUs of a partition
+ * cpt_cpumask() - CPUs of a partition, in the table in force
  * @cpt: partition, or CPT_ANY for all partitions together
  *
- * The mask holds the CPUs given to @cpt at load time, online or not now.
+ * The mask holds every member of @cpt, online or offline.
  *
+ * Context: the caller must hold rcu_read_lock(); the mask is valid until
+ * rcu_read_unlock().  To keep a mask longer, hold a table and use
+ * cptab_cpumask().
  * Return: the mask, or NULL when @cpt is not a partition.
  */
 const struct cpumask *cpt_cpumask(int cpt);
 
 /**
- * cpt_nodemask() - NUMA nodes of a partition
+ * cpt_nodemask() - NUMA nodes of a partition, in the table in force
  * @cpt: partition, or CPT_ANY for all partitions together
  *
+ * The nodes are those of the members, offline members counting with the
+ * node they were last seen online on.
+ *
+ * Context: as cpt_cpumask().
  * Return: the mask, or NULL when @cpt is not a partition.
  */
 const nodemask_t *cpt_nodemask(int cpt);
@@ -77,10 +216,10 @@ const nodemask_t *cpt_nodemask(int cpt);
  * The answer may be stale as soon as it is returned, unless the caller
  * cannot migrate (preemption disabled, or bound with cpt_bind_current()).
  *
- * A CPU that belongs to no partition (excluded by cpu_pattern, or offline
- * when cpt was loaded) is mapped to the partition that holds its NUMA node,
- * or, when there is none, to partition (cpu % cpt_number()), so that the
- * result can always index a per-partition array.
+ * A CPU that belongs to no partition (excluded by cpu_pattern) is mapped to
+ * the partition that holds its NUMA node, or, when there is none, to
+ * partition (cpu % number of partitions), so that the result can always
+ * index a per-partition array of the same table.
  *
  * Return: a partition, 0 .. cpt_number() - 1; never CPT_ANY.
  */
@@ -89,6 +228,12 @@ int cpt_current(void);
 /**
  * cpt_of_cpu() - partition of a CPU
  * @cpu: CPU id
+ *
+ * An offline CPU keeps its partition.  A CPU that has none (offline when
+ * the table was planned, or excluded by cpu_pattern) may get one when it
+ * comes online, in a new table: the partition of an online SMT sibling,
+ * else the one with the fewest online CPUs in its L3 domain, else on its
+ * node, else on the nearest node.  CPUs excluded by cpu_pattern never do.
  *
  * Return: the partition of @cpu, CPT_ANY when @cpu belongs to none, or
  * -EINVAL when @cpu is not below nr_cpu_ids.
@@ -123,16 +268,19 @@ int cpt_distance(int cpt1, int cpt2);
  * cpt_bind_current() - run the current task on the CPUs of a partition
  * @cpt: partition, or CPT_ANY for all partitions together
  *
- * Sets the CPU affinity of current to cpt_cpumask(@cpt); the task migrates
- * before this returns.  The memory policy is left alone: the kernel exports
- * no interface to change it, and the default (local) policy already
- * allocates from the node of the CPU the task runs on, which is one of
- * cpt_nodemask(@cpt) (or its nearest node with memory).
+ * Sets the CPU affinity of current to the members of @cpt (offline ones
+ * included: the task may use them again when they return); the task
+ * migrates before this returns.  When every member goes offline later, the
+ * scheduler moves the task elsewhere and it stays unbound: bind it again
+ * when told of the next table.  The memory policy is left alone: the
+ * kernel exports no interface to change it, and the default (local) policy
+ * already allocates from the node of the CPU the task runs on, which is one
+ * of the partition's nodes (or its nearest node with memory).
  *
  * Context: process context, may sleep.
- * Return: 0, -EINVAL when @cpt is not a partition or has no online CPU, or
- * what set_cpus_allowed_ptr() returns (e.g. -EINVAL for a task whose
- * affinity is fixed).
+ * Return: 0, -EINVAL when @cpt is not a partition, or what
+ * set_cpus_allowed_ptr() returns (-EINVAL when no member is online, or for
+ * a task whose affinity is fixed).
  */
 int cpt_bind_current(int cpt);
 
@@ -140,12 +288,12 @@ int cpt_bind_current(int cpt);
  * cpt_spread_node() - next node of a partition, round robin
  * @cpt: partition, or CPT_ANY for all partitions together
  *
- * Successive calls cycle through the nodes of cpt_nodemask(@cpt), for
- * spreading allocations (kmalloc_node() and friends) over them.  Each
- * partition has its own rotor; concurrent callers may get the same node.
+ * Successive calls cycle through the nodes of the partition, for spreading
+ * allocations (kmalloc_node() and friends) over them.  Each partition of
+ * each table has its own rotor; concurrent callers may get the same node.
  *
- * Return: a node id of cpt_nodemask(@cpt) (never MAX_NUMNODES), or -EINVAL
- * when @cpt is not a partition.
+ * Return: a node id of the partition's node mask (never MAX_NUMNODES), or
+ * -EINVAL when @cpt is not a partition.
  */
 int cpt_spread_node(int cpt);
 

@@ -2,9 +2,14 @@
 /*
  * cpt_consumer: a module that uses every function of include/cpt.h at load
  * time and checks the answers against each other and against the kernel's
- * own view (online mask, cpu_to_node(), node_distance()).  It then starts
- * one kthread per partition (and one for CPT_ANY) that binds itself with
- * cpt_bind_current() and reports where it runs.
+ * own view (online mask, cpu_to_node(), node_distance()).  It holds the
+ * table in force (cpt_get()) under cpus_read_lock(), so that no CPU event
+ * changes the online mask under the checks, checks that table's lookups
+ * (cptab_*()) and that the lookups of the table in force (cpt_*()) give the
+ * same answers.  It then starts one kthread per partition with an online
+ * CPU (and one for CPT_ANY) that binds itself with cptab_bind_current() and
+ * reports where it runs.  Load it after any CPU events: offline members
+ * and partitions without an online CPU are part of what it checks.
  *
  * Load succeeds with "cpt_consumer: N checks passed", or fails with -EINVAL
  * after a "check failed: ..." line naming the first check that did not
@@ -13,12 +18,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -28,6 +35,7 @@
 
 static unsigned int nr_checks;
 static bool failed;
+static struct cptab *tab;
 
 /* Count a check; report the first one that fails.  Returns @ok. */
 static __printf(2, 3) bool check(bool ok, const char *fmt, ...)
@@ -52,26 +60,26 @@ static __printf(2, 3) bool check(bool ok, const char *fmt, ...)
 /* Masks, weights and per-CPU partitions agree with each other. */
 static void check_partitions(int n)
 {
-	const struct cpumask *all = cpt_cpumask(CPT_ANY);
-	const nodemask_t *all_nodes = cpt_nodemask(CPT_ANY);
+	const struct cpumask *all = cptab_cpumask(tab, CPT_ANY);
+	const nodemask_t *all_nodes = cptab_nodemask(tab, CPT_ANY);
 	unsigned int cpu;
 	int p, sum = 0, placed = 0;
 
-	if (!check(n >= 1, "cpt_number() = %d >= 1", n) ||
+	if (!check(n >= 1, "cptab_number() = %d >= 1", n) ||
 	    !check(all && all_nodes, "CPT_ANY has masks"))
 		return;
 
 	for (p = 0; p < n; p++) {
-		const struct cpumask *mask = cpt_cpumask(p);
-		const nodemask_t *nodes = cpt_nodemask(p);
-		int w = cpt_weight(p);
+		const struct cpumask *mask = cptab_cpumask(tab, p);
+		const nodemask_t *nodes = cptab_nodemask(tab, p);
+		int w = cptab_weight(tab, p);
 
 		if (!check(mask && nodes, "partition %d has masks", p))
 			return;
 		check(w == cpumask_weight_and(mask, cpu_online_mask),
-		      "cpt_weight(%d) = %d counts its online CPUs", p, w);
-		check(cpt_online(p) == (w > 0),
-		      "cpt_online(%d) agrees with cpt_weight", p);
+		      "cptab_weight(%d) = %d counts its online CPUs", p, w);
+		check(cptab_online(tab, p) == (w > 0),
+		      "cptab_online(%d) agrees with cptab_weight", p);
 		check(!cpumask_empty(mask), "partition %d has CPUs", p);
 		check(!nodes_empty(*nodes), "partition %d has nodes", p);
 		check(cpumask_subset(mask, all),
@@ -79,68 +87,70 @@ static void check_partitions(int n)
 		check(nodes_subset(*nodes, *all_nodes),
 		      "partition %d within CPT_ANY's nodemask", p);
 		for_each_cpu(cpu, mask) {
-			check(cpt_of_cpu(cpu) == p,
-			      "cpt_of_cpu(%u) = %d, in cpumask of %d",
-			      cpu, cpt_of_cpu(cpu), p);
-			check(node_isset(cpu_to_node(cpu), *nodes),
-			      "node %d of CPU %u in nodemask of %d",
-			      cpu_to_node(cpu), cpu, p);
+			check(cptab_of_cpu(tab, cpu) == p,
+			      "cptab_of_cpu(%u) = %d, in cpumask of %d",
+			      cpu, cptab_of_cpu(tab, cpu), p);
+			/* An offline member counts with its last node. */
+			if (cpu_online(cpu))
+				check(node_isset(cpu_to_node(cpu), *nodes),
+				      "node %d of CPU %u in nodemask of %d",
+				      cpu_to_node(cpu), cpu, p);
 		}
 		sum += w;
 	}
 
 	for_each_online_cpu(cpu)
-		if (cpt_of_cpu(cpu) >= 0)
+		if (cptab_of_cpu(tab, cpu) >= 0)
 			placed++;
 	check(sum == placed, "weights add up to %d, placed online CPUs %d",
 	      sum, placed);
-	check(cpt_weight(CPT_ANY) == sum, "cpt_weight(CPT_ANY) = %d, sum %d",
-	      cpt_weight(CPT_ANY), sum);
-	check(cpt_online(CPT_ANY), "cpt_online(CPT_ANY)");
+	check(cptab_weight(tab, CPT_ANY) == sum, "cptab_weight(CPT_ANY) = %d, sum %d",
+	      cptab_weight(tab, CPT_ANY), sum);
+	check(cptab_online(tab, CPT_ANY), "cptab_online(CPT_ANY)");
 }
 
 /* Every possible CPU maps to a partition holding it, or to CPT_ANY. */
 static void check_cpus(int n)
 {
-	const struct cpumask *all = cpt_cpumask(CPT_ANY);
+	const struct cpumask *all = cptab_cpumask(tab, CPT_ANY);
 	unsigned int cpu;
 	int p;
 
 	for_each_possible_cpu(cpu) {
-		p = cpt_of_cpu(cpu);
+		p = cptab_of_cpu(tab, cpu);
 		if (p == CPT_ANY) {
 			check(!cpumask_test_cpu(cpu, all),
 			      "unplaced CPU %u not in CPT_ANY's cpumask", cpu);
 			continue;
 		}
-		if (!check(p >= 0 && p < n, "cpt_of_cpu(%u) = %d in range",
+		if (!check(p >= 0 && p < n, "cptab_of_cpu(%u) = %d in range",
 			   cpu, p))
 			continue;
-		check(cpumask_test_cpu(cpu, cpt_cpumask(p)),
+		check(cpumask_test_cpu(cpu, cptab_cpumask(tab, p)),
 		      "CPU %u in cpumask of its partition %d", cpu, p);
 	}
 }
 
-/* cpt_of_node() is the lowest partition whose nodemask has the node. */
+/* cptab_of_node() is the lowest partition whose nodemask has the node. */
 static void check_nodes(int n)
 {
 	int node, p, q;
 
 	for (node = 0; node < nr_node_ids; node++) {
-		p = cpt_of_node(node);
+		p = cptab_of_node(tab, node);
 		if (p == CPT_ANY) {
-			check(!node_isset(node, *cpt_nodemask(CPT_ANY)),
+			check(!node_isset(node, *cptab_nodemask(tab, CPT_ANY)),
 			      "node %d of no partition not in CPT_ANY", node);
 			continue;
 		}
-		if (!check(p >= 0 && p < n, "cpt_of_node(%d) = %d in range",
+		if (!check(p >= 0 && p < n, "cptab_of_node(%d) = %d in range",
 			   node, p))
 			continue;
-		check(node_isset(node, *cpt_nodemask(p)),
+		check(node_isset(node, *cptab_nodemask(tab, p)),
 		      "node %d in nodemask of cpt_of_node = %d", node, p);
 		for (q = 0; q < p; q++)
-			check(!node_isset(node, *cpt_nodemask(q)),
-			      "cpt_of_node(%d) = %d is the lowest (not %d)",
+			check(!node_isset(node, *cptab_nodemask(tab, q)),
+			      "cptab_of_node(%d) = %d is the lowest (not %d)",
 			      node, p, q);
 	}
 }
@@ -150,29 +160,29 @@ static int expected_distance(int a, int b)
 {
 	int x, y, d = 0;
 
-	for_each_node_mask(x, *cpt_nodemask(a))
-		for_each_node_mask(y, *cpt_nodemask(b))
+	for_each_node_mask(x, *cptab_nodemask(tab, a))
+		for_each_node_mask(y, *cptab_nodemask(tab, b))
 			d = max3(d, node_distance(x, y), node_distance(y, x));
 	return d;
 }
 
 static void check_distance(int n)
 {
-	int a, b, d, any = cpt_distance(CPT_ANY, CPT_ANY);
+	int a, b, d, any = cptab_distance(tab, CPT_ANY, CPT_ANY);
 
 	for (a = 0; a < n; a++) {
 		for (b = 0; b < n; b++) {
-			d = cpt_distance(a, b);
-			check(d == cpt_distance(b, a),
-			      "cpt_distance(%d, %d) = %d symmetric", a, b, d);
+			d = cptab_distance(tab, a, b);
+			check(d == cptab_distance(tab, b, a),
+			      "cptab_distance(%d, %d) = %d symmetric", a, b, d);
 			check(d >= LOCAL_DISTANCE,
-			      "cpt_distance(%d, %d) = %d >= %d", a, b, d,
+			      "cptab_distance(%d, %d) = %d >= %d", a, b, d,
 			      LOCAL_DISTANCE);
 			check(d == expected_distance(a, b),
-			      "cpt_distance(%d, %d) = %d is the node maximum %d",
+			      "cptab_distance(%d, %d) = %d is the node maximum %d",
 			      a, b, d, expected_distance(a, b));
-			check(d <= cpt_distance(a, CPT_ANY) && d <= any,
-			      "cpt_distance(%d, %d) = %d within CPT_ANY's",
+			check(d <= cptab_distance(tab, a, CPT_ANY) && d <= any,
+			      "cptab_distance(%d, %d) = %d within CPT_ANY's",
 			      a, b, d);
 		}
 	}
@@ -182,34 +192,81 @@ static void check_distance(int n)
 static void check_invalid(int n)
 {
 	const int bad[] = { n, n + 1, -2, INT_MIN, INT_MAX };
+	const int bad_cpu[] = { -1, INT_MIN, nr_cpu_ids, INT_MAX };
+	const int bad_node[] = { -1, nr_node_ids, INT_MAX };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int b = bad[i];
 
-		check(cpt_weight(b) == -EINVAL, "cpt_weight(%d) -EINVAL", b);
-		check(!cpt_online(b), "cpt_online(%d) false", b);
-		check(!cpt_cpumask(b), "cpt_cpumask(%d) NULL", b);
-		check(!cpt_nodemask(b), "cpt_nodemask(%d) NULL", b);
-		check(cpt_distance(b, 0) == -EINVAL &&
+		check(cptab_weight(tab, b) == -EINVAL && cpt_weight(b) == -EINVAL,
+		      "weight(%d) -EINVAL", b);
+		check(!cptab_online(tab, b) && !cpt_online(b),
+		      "online(%d) false", b);
+		check(!cptab_cpumask(tab, b) && !cptab_nodemask(tab, b),
+		      "cpumask(%d), nodemask(%d) NULL", b, b);
+		rcu_read_lock();
+		check(!cpt_cpumask(b) && !cpt_nodemask(b),
+		      "cpt_cpumask(%d), cpt_nodemask(%d) NULL", b, b);
+		rcu_read_unlock();
+		check(cptab_distance(tab, b, 0) == -EINVAL &&
+		      cptab_distance(tab, 0, b) == -EINVAL &&
+		      cpt_distance(b, 0) == -EINVAL &&
 		      cpt_distance(0, b) == -EINVAL,
-		      "cpt_distance with %d -EINVAL", b);
-		check(cpt_spread_node(b) == -EINVAL,
-		      "cpt_spread_node(%d) -EINVAL", b);
+		      "distance with %d -EINVAL", b);
+		check(cptab_spread_node(tab, b) == -EINVAL &&
+		      cpt_spread_node(b) == -EINVAL,
+		      "spread_node(%d) -EINVAL", b);
 		/* Fails before binding, so insmod keeps its affinity. */
-		check(cpt_bind_current(b) == -EINVAL,
-		      "cpt_bind_current(%d) -EINVAL", b);
+		check(cptab_bind_current(tab, b) == -EINVAL &&
+		      cpt_bind_current(b) == -EINVAL,
+		      "bind_current(%d) -EINVAL", b);
 	}
+	for (i = 0; i < ARRAY_SIZE(bad_cpu); i++)
+		check(cptab_of_cpu(tab, bad_cpu[i]) == -EINVAL &&
+		      cpt_of_cpu(bad_cpu[i]) == -EINVAL,
+		      "of_cpu(%d) -EINVAL", bad_cpu[i]);
+	for (i = 0; i < ARRAY_SIZE(bad_node); i++)
+		check(cptab_of_node(tab, bad_node[i]) == -EINVAL &&
+		      cpt_of_node(bad_node[i]) == -EINVAL,
+		      "of_node(%d) -EINVAL", bad_node[i]);
+	check(!cptab_number(NULL) && cptab_weight(NULL, 0) == -EINVAL &&
+	      !cptab_cpumask(NULL, CPT_ANY) && cptab_of_cpu(NULL, 0) == -EINVAL,
+	      "a NULL table answers as no partition");
+}
 
-	check(cpt_of_cpu(-1) == -EINVAL, "cpt_of_cpu(-1) -EINVAL");
-	check(cpt_of_cpu(INT_MIN) == -EINVAL, "cpt_of_cpu(INT_MIN) -EINVAL");
-	check(cpt_of_cpu(nr_cpu_ids) == -EINVAL,
-	      "cpt_of_cpu(nr_cpu_ids = %u) -EINVAL", nr_cpu_ids);
-	check(cpt_of_cpu(INT_MAX) == -EINVAL, "cpt_of_cpu(INT_MAX) -EINVAL");
-	check(cpt_of_node(-1) == -EINVAL, "cpt_of_node(-1) -EINVAL");
-	check(cpt_of_node(nr_node_ids) == -EINVAL,
-	      "cpt_of_node(nr_node_ids = %u) -EINVAL", nr_node_ids);
-	check(cpt_of_node(INT_MAX) == -EINVAL, "cpt_of_node(INT_MAX) -EINVAL");
+/*
+ * The lookups of the table in force answer as those of the table held:
+ * nothing replaces it during the checks (the test scripts write no sysctl
+ * meanwhile, and CPU events wait for our cpus_read_lock()).
+ */
+static void check_globals(int n)
+{
+	unsigned int cpu;
+	int p, q, node;
+
+	check(cpt_number() == n, "cpt_number() = %d, held table %d",
+	      cpt_number(), n);
+	for (p = CPT_ANY; p < n; p++) {
+		check(cpt_weight(p) == cptab_weight(tab, p) &&
+		      cpt_online(p) == cptab_online(tab, p),
+		      "cpt_weight(%d), cpt_online(%d) as the held table", p, p);
+		rcu_read_lock();
+		check(cpumask_equal(cpt_cpumask(p), cptab_cpumask(tab, p)) &&
+		      nodes_equal(*cpt_nodemask(p), *cptab_nodemask(tab, p)),
+		      "cpt_cpumask(%d), cpt_nodemask(%d) as the held table",
+		      p, p);
+		rcu_read_unlock();
+		for (q = CPT_ANY; q < n; q++)
+			check(cpt_distance(p, q) == cptab_distance(tab, p, q),
+			      "cpt_distance(%d, %d) as the held table", p, q);
+	}
+	for_each_possible_cpu(cpu)
+		check(cpt_of_cpu(cpu) == cptab_of_cpu(tab, cpu),
+		      "cpt_of_cpu(%u) as the held table", cpu);
+	for (node = 0; node < nr_node_ids; node++)
+		check(cpt_of_node(node) == cptab_of_node(tab, node),
+		      "cpt_of_node(%d) as the held table", node);
 }
 
 /* Round robin: n calls visit each of n nodes; never outside the mask. */
@@ -219,30 +276,30 @@ static void check_spread(int n)
 	int p, i, node, w;
 
 	for (p = CPT_ANY; p < n; p++) {
-		const nodemask_t *nodes = cpt_nodemask(p);
+		const nodemask_t *nodes = cptab_nodemask(tab, p);
 
 		w = nodes_weight(*nodes);
 		nodes_clear(seen);
 		for (i = 0; i < w; i++) {
-			node = cpt_spread_node(p);
+			node = cptab_spread_node(tab, p);
 			if (!check(node >= 0 && node < MAX_NUMNODES &&
 				   node_isset(node, *nodes),
-				   "cpt_spread_node(%d) = %d in its nodemask",
+				   "cptab_spread_node(%d) = %d in its nodemask",
 				   p, node))
 				return;
 			node_set(node, seen);
 		}
 		check(nodes_equal(seen, *nodes),
-		      "cpt_spread_node(%d) visits all %d nodes in %d calls",
+		      "cptab_spread_node(%d) visits all %d nodes in %d calls",
 		      p, w, w);
 
 		for (i = 0; i < 10000; i++) {
-			node = cpt_spread_node(p);
+			node = cptab_spread_node(tab, p);
 			if (node < 0 || node >= MAX_NUMNODES ||
 			    !node_isset(node, *nodes))
 				break;
 		}
-		check(i == 10000, "cpt_spread_node(%d) = %d in its nodemask",
+		check(i == 10000, "cptab_spread_node(%d) = %d in its nodemask",
 		      p, node);
 	}
 }
@@ -252,15 +309,15 @@ static void check_current(int n)
 	unsigned int cpu;
 	int p, q;
 
-	p = cpt_current();
-	check(p >= 0 && p < n, "cpt_current() = %d in range", p);
+	p = cptab_current(tab);
+	check(p >= 0 && p < n, "cptab_current() = %d in range", p);
 
 	cpu = get_cpu();
-	p = cpt_current();
-	q = cpt_of_cpu(cpu);
+	p = cptab_current(tab);
+	q = cptab_of_cpu(tab, cpu);
 	put_cpu();
 	check(q == CPT_ANY || p == q,
-	      "cpt_current() = %d, cpt_of_cpu(%u) = %d", p, cpu, q);
+	      "cptab_current() = %d, cptab_of_cpu(%u) = %d", p, cpu, q);
 }
 
 struct consumer_thread {
@@ -276,10 +333,10 @@ static int consumer_thread_fn(void *data)
 {
 	struct consumer_thread *t = data;
 
-	t->bind_ret = cpt_bind_current(t->cpt);
+	t->bind_ret = cptab_bind_current(tab, t->cpt);
 	/* Bound: we may still move, but only inside the partition. */
 	t->cpu = raw_smp_processor_id();
-	t->current_cpt = cpt_current();
+	t->current_cpt = cptab_current(tab);
 	complete(&t->done);
 
 	set_current_state(TASK_INTERRUPTIBLE);
@@ -293,18 +350,18 @@ static int consumer_thread_fn(void *data)
 
 static void check_thread(const struct consumer_thread *t)
 {
-	if (!check(t->bind_ret == 0, "cpt_bind_current(%d) = %d", t->cpt,
+	if (!check(t->bind_ret == 0, "cptab_bind_current(%d) = %d", t->cpt,
 		   t->bind_ret))
 		return;
-	check(cpumask_test_cpu(t->cpu, cpt_cpumask(t->cpt)),
+	check(cpumask_test_cpu(t->cpu, cptab_cpumask(tab, t->cpt)),
 	      "thread bound to %d runs on CPU %u of it", t->cpt, t->cpu);
 	if (t->cpt == CPT_ANY)
-		check(t->current_cpt >= 0 && t->current_cpt < cpt_number(),
-		      "cpt_current() = %d in range on CPU %u",
+		check(t->current_cpt >= 0 && t->current_cpt < cptab_number(tab),
+		      "cptab_current() = %d in range on CPU %u",
 		      t->current_cpt, t->cpu);
 	else
 		check(t->current_cpt == t->cpt,
-		      "cpt_current() = %d in a thread bound to %d",
+		      "cptab_current() = %d in a thread bound to %d",
 		      t->current_cpt, t->cpt);
 }
 
@@ -321,12 +378,12 @@ static void check_threads(int n)
 	for (i = CPT_ANY; i < n; i++) {
 		struct consumer_thread *t = &threads[nr];
 
-		if (!cpt_online(i))
+		if (!cptab_online(tab, i))
 			continue;
 		t->cpt = i;
 		init_completion(&t->done);
 		t->task = kthread_create_on_node(consumer_thread_fn, t,
-						 cpt_spread_node(i),
+						 cptab_spread_node(tab, i),
 						 "cpt_consumer/%d", i);
 		if (!check(!IS_ERR(t->task), "start a thread for %d: %d", i,
 			   PTR_ERR_OR_ZERO(t->task)))
@@ -345,8 +402,12 @@ static void check_threads(int n)
 
 static int __init cpt_consumer_init(void)
 {
-	int n = cpt_number();
+	int n;
 
+	/* CPU events wait, so the online mask is the one the table has. */
+	cpus_read_lock();
+	tab = cpt_get();
+	n = cptab_number(tab);
 	check_partitions(n);
 	if (!failed) {
 		check_cpus(n);
@@ -355,8 +416,13 @@ static int __init cpt_consumer_init(void)
 		check_invalid(n);
 		check_spread(n);
 		check_current(n);
-		check_threads(n);
+		check_globals(n);
 	}
+	cpus_read_unlock();
+	/* Threads bind outside the hotplug lock, as consumers would. */
+	if (!failed)
+		check_threads(n);
+	cpt_put(tab);
 	if (failed)
 		return -EINVAL;
 	pr_info("%u checks passed\n", nr_checks);

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sysctl writes (valid, invalid, unprivileged), replacements under
+# concurrent readers and hotplug cycles, in one boot of
+#   scripts/vm-run --smp 4,sockets=1,cores=2,threads=2 --nodes '0-3;'
+# 4 CPUs (siblings 2k, 2k+1), node 1 memory-only; few vCPUs keep hotplug
+# fast under TCG.  Needs lib.sh first (tests/live/run.sh concatenates).
+#
+# LIVE_CYCLES (default 1000) sysctl writes under concurrent reads and
+# LIVE_HOTPLUG (default 200) offline/online cycles.
+
+CYCLES=${LIVE_CYCLES:-1000}
+HOTPLUG=${LIVE_HOTPLUG:-200}
+NCPUS=$(ncpus)
+LAST=$((NCPUS - 1))
+HALF=$((NCPUS / 2))
+
+section "load"
+check "insmod cpt.ko" insmod cpt.ko
+FRESH=$(table)
+same "table at load = cpt-plan" "$FRESH" "$(plan)"
+check "insmod cpt_live_consumer.ko" insmod cpt_live_consumer.ko
+verify_consumer "at load"
+
+# ---------------------------------------------------------------------------
+section "valid sysctl writes"
+check "sysctl -w lnet.cpu_npartitions=3" sysctl -w lnet.cpu_npartitions=3
+same "table for 3" "$(table)" "$(plan --npartitions 3)"
+same "cpu_npartitions reads 3" "$(cat $P/cpu_npartitions)" 3
+same "distance for 3" "$(distance)" "$(plan --npartitions 3 --distance)"
+same "module parameter keeps its load value" \
+	"$(cat /sys/module/cpt/parameters/npartitions)" 0
+check 'sysctl -w lnet.cpu_pattern="N"' sysctl -w lnet.cpu_pattern="N"
+same "table for N with 3" "$(table)" "$(plan --npartitions 3 --pattern N)"
+same "cpu_pattern reads N" "$(cat $P/cpu_pattern)" N
+EXPLICIT="0[0-$((HALF - 1))] 1[$HALF-$LAST]"
+same "echo '$EXPLICIT' > cpu_pattern" "$(put $P/cpu_pattern "$EXPLICIT")" ok
+same "explicit table" "$(table)" "$(plan --pattern "$EXPLICIT")"
+same "cpu_pattern reads it back" "$(cat $P/cpu_pattern)" "$EXPLICIT"
+same "npartitions=2 under an explicit pattern is accepted" "$(put $P/cpu_npartitions 2)" ok
+same "... the pattern still sets the table" "$(table)" "$(plan --pattern "$EXPLICIT")"
+same "... cpu_npartitions reads 2" "$(cat $P/cpu_npartitions)" 2
+check "... and the log says it is ignored" sh -c "dmesg | tail -n 3 | grep -q 'npartitions=2 ignored'"
+same "empty cpu_pattern" "$(put $P/cpu_pattern '')" ok
+same "table for 2, no pattern" "$(table)" "$(plan --npartitions 2)"
+same "X[0] with 2" "$(put $P/cpu_pattern 'X[0]')" ok
+same "table for X[0]" "$(table)" "$(plan --npartitions 2 --pattern 'X[0]')"
+LONG=$(pad 4096 "0[0-$LAST]")
+same "a 4096-byte pattern plus newline" "$(put $P/cpu_pattern "$LONG")" ok
+same "its table" "$(table)" "$(plan --pattern "0[0-$LAST]")"
+same "cpu_pattern reads back 4096 bytes and a newline" "$(cat $P/cpu_pattern | wc -c)" 4097
+same "pattern cleared" "$(put $P/cpu_pattern '')" ok
+same "npartitions back to 0" "$(put $P/cpu_npartitions 0)" ok
+same "back to the fresh table" "$(table)" "$FRESH"
+verify_consumer "after valid writes"
+
+# ---------------------------------------------------------------------------
+section "invalid sysctl writes"
+E_INVAL="Invalid argument"
+E_RANGE="Numerical result out of range"
+E_NODEV="No such device"
+E_2BIG="Argument list too long"
+
+# bad FILE VALUE ERRNO-TEXT: refused with that error and one log line;
+# table, distance and values untouched.
+bad() {
+	_t=$(table)
+	_d=$(distance)
+	read -r _n <$P/cpu_npartitions
+	read -r _p <$P/cpu_pattern
+	_k=$(klines)
+	_r=$(put "$1" "$2")
+	_short=$(printf '%.40s' "$2")
+	_ok=1
+	[ "$_r" = "$3" ] || { echo "  returned '$_r', expected '$3'"; _ok=0; }
+	[ "$(table)" = "$_t" ] || { echo "  table changed"; _ok=0; }
+	[ "$(distance)" = "$_d" ] || { echo "  distance changed"; _ok=0; }
+	read -r _v <$P/cpu_npartitions
+	[ "$_v" = "$_n" ] || { echo "  cpu_npartitions changed"; _ok=0; }
+	read -r _v <$P/cpu_pattern
+	[ "$_v" = "$_p" ] || { echo "  cpu_pattern changed"; _ok=0; }
+	_m=$(dmesg | grep ' cpt: ' | tail -n +$((_k + 1)))
+	[ "$(echo "$_m" | wc -l)" = 1 ] || { echo "  log lines: $_m"; _ok=0; }
+	check "$(basename "$1") '$_short': $3 (${_m#*] })" [ "$_ok" = 1 ]
+}
+
+N=$P/cpu_npartitions
+C=$P/cpu_pattern
+bad $N abc "$E_INVAL"
+bad $N 0x10 "$E_INVAL"
+bad $N "" "$E_INVAL"
+bad $N "3 4" "$E_INVAL"
+bad $N 99999999999 "$E_RANGE"
+bad $N -1 "$E_RANGE"
+bad $N $((NCPUS + 1)) "$E_RANGE"
+bad $N 99 "$E_RANGE"
+bad $C "0[0-$LAST] x" "$E_INVAL"
+bad $C "0[0-$LAST]]" "$E_INVAL"
+bad $C "0[0x1]" "$E_INVAL"
+bad $C "0[01]" "$E_INVAL"
+bad $C "0 0-$LAST]" "$E_INVAL"
+bad $C "0[0-$LAST" "$E_INVAL"
+bad $C "0[]" "$E_INVAL"
+bad $C "0[5-3]" "$E_INVAL"
+bad $C "0[0-$LAST/0]" "$E_INVAL"
+bad $C "0[0-1] 0[2-3]" "$E_INVAL"
+bad $C "0[0-1] 2[2-3]" "$E_INVAL"
+bad $C "0[0-2] 1[2-3]" "$E_INVAL"
+bad $C "N 0[0] 1[0]" "$E_INVAL"
+bad $C "N N" "$E_INVAL"
+bad $C "0[0-1] N" "$E_INVAL"
+bad $C "0[0-1] 1[2-3] C[0]" "$E_INVAL"
+bad $C "0[2147483648]" "$E_RANGE"
+bad $C "0[99]" "$E_NODEV"
+bad $C "C[99]" "$E_NODEV"
+bad $C "N 0[5]" "$E_NODEV"
+bad $C "N 0[1]" "$E_NODEV"
+set_cpu $LAST 0
+bad $C "0[0-$LAST]" "$E_NODEV"
+set_cpu $LAST 1
+bad $C "$(pad 4097 "0[0-$LAST]")" "$E_2BIG"
+bad $C "$(pad 100000 "0[0-$LAST]")" "$E_2BIG"
+MSG_REVERSED=$(put $C "0[5-3]" >/dev/null; lastk)
+same "table after the invalid writes" "$(table)" "$FRESH"
+
+# ---------------------------------------------------------------------------
+section "unprivileged writers"
+mkdir -p /etc
+grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+	echo 'nobody:x:1000:1000:nobody:/tmp:/bin/sh' >>/etc/passwd
+r=$(su -s /bin/sh nobody -c "echo 3 > $N" 2>&1)
+check "uid 1000: refused ($r)" contains "$r" "Permission denied"
+r=$(su -s /bin/sh nobody -c "echo N > $C" 2>&1)
+check "uid 1000, cpu_pattern: refused ($r)" contains "$r" "Permission denied"
+# Root of a new user namespace: the file mode lets it in, cpt does not.
+r=$(unshare -r sh -c "echo 3 > $N" 2>&1)
+check "root in a user namespace: EPERM ($r)" contains "$r" "Operation not permitted"
+r=$(unshare -r sh -c "echo N > $C" 2>&1)
+check "root in a user namespace, cpu_pattern: EPERM ($r)" contains "$r" "Operation not permitted"
+same "unprivileged writes changed nothing" "$(table)" "$FRESH"
+same "cpu_npartitions still 0" "$(cat $N)" 0
+check "anyone may read" su -s /bin/sh nobody -c "cat $P/cpu_partition_table $N $C >/dev/null"
+
+# ---------------------------------------------------------------------------
+section "$CYCLES replacements under 5 concurrent readers"
+rm -f /tmp/exp.table /tmp/exp.dist
+for n in 0 1 2 3 4; do
+	plan --npartitions $n | sum >>/tmp/exp.table
+	plan --npartitions $n --distance | sum >>/tmp/exp.dist
+done
+start_readers 3 tbl "cat $P/cpu_partition_table"
+# One byte per read(): every call after the first continues the same table.
+start_readers 1 tbl1 "dd if=$P/cpu_partition_table bs=1 2>/dev/null"
+start_readers 1 dst "cat $P/cpu_partition_distance"
+t=$(now)
+i=0
+errs=0
+while [ $i -lt "$CYCLES" ]; do
+	echo $((i % 5)) >$N || errs=$((errs + 1))
+	i=$((i + 1))
+done
+wt=$(elapsed "$t")
+stop_readers
+check "$CYCLES writes succeeded in ${wt}s" [ "$errs" = 0 ]
+nt=$(sort_reads tbl)
+n1=$(sort_reads tbl1)
+nd=$(sort_reads dst)
+check "$nt table reads, $(ls /tmp/out.tbl | wc -l) distinct, each one whole planned table" \
+	in_set tbl /tmp/exp.table
+check "$nd distance reads, $(ls /tmp/out.dst | wc -l) distinct, each one whole planned distance" \
+	in_set dst /tmp/exp.dist
+check "$n1 reads of one byte per call, $(ls /tmp/out.tbl1 | wc -l) distinct, each one whole planned table" \
+	in_set tbl1 /tmp/exp.table
+check "readers saw more than one table" [ "$(ls /tmp/out.tbl | wc -l)" -gt 1 ]
+echo 0 >$N
+same "after the cycles: the fresh table" "$(table)" "$FRESH"
+verify_consumer "after $CYCLES replacements"
+
+# ---------------------------------------------------------------------------
+section "$HOTPLUG offline/online cycles under a reader"
+# Two partitions, so that a CPU coming back has a partition to return to.
+echo 2 >$N
+BASE=$(table)
+rm -f /tmp/exp.hp
+echo "$BASE" | sum >>/tmp/exp.hp
+for c in $(seq 1 $((NCPUS - 1))); do
+	echo "$BASE" | drop_cpu "$c" | sum >>/tmp/exp.hp
+done
+READ_PAUSE=20000
+start_readers 1 hp "cat $P/cpu_partition_table"
+READ_PAUSE=0
+t=$(now)
+i=0
+errs=0
+while [ $i -lt "$HOTPLUG" ]; do
+	c=$((i % (NCPUS - 1) + 1))
+	set_cpu $c 0 || errs=$((errs + 1))
+	set_cpu $c 1 || errs=$((errs + 1))
+	i=$((i + 1))
+done
+wt=$(elapsed "$t")
+stop_readers
+check "$HOTPLUG cycles in ${wt}s, no hotplug error" [ "$errs" = 0 ]
+nh=$(sort_reads hp)
+check "$nh reads, $(ls /tmp/out.hp | wc -l) distinct, each the table with at most the cycling CPU unlisted" \
+	in_set hp /tmp/exp.hp
+same "after the cycles: the same table" "$(table)" "$BASE"
+verify_consumer "after $HOTPLUG hotplug cycles"
+echo 0 >$N
+same "then npartitions=0: the fresh table" "$(table)" "$FRESH"
+
+# ---------------------------------------------------------------------------
+section "unload"
+check "rmmod cpt_live_consumer" rmmod cpt_live_consumer
+check "rmmod cpt" rmmod cpt
+check "no table or notifier leaked" sh -c "! dmesg | grep -q -e 'still held at unload' -e 'did not unregister'"
+insmod cpt.ko cpu_pattern="0[5-3]" 2>/dev/null
+same "load-time message = sysctl message" "$(lastk)" "$MSG_REVERSED"
+check "insmod cpt.ko again" insmod cpt.ko
+same "a fresh load gives the same table" "$(table)" "$FRESH"
+check "rmmod cpt" rmmod cpt
+
+finish

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the live-tuning guest scripts (tests/live/guest-*.sh), run by
+# busybox sh as root in /cpt inside scripts/vm-run, next to cpt.ko, the test
+# modules and cpt-plan.  tests/live/run.sh prepends this file to a script.
+#
+# Every check prints "PASS: name" or "FAIL: name (details)"; finish prints
+# "RESULT: N passed, N failed" and returns non-zero on a failure.
+
+P=/proc/sys/lnet
+SYS=/sys/devices/system/cpu
+LC=/sys/module/cpt_live_consumer/parameters/verify
+NPASS=0
+NFAIL=0
+T0=$(cut -d' ' -f1 /proc/uptime)
+
+pass() { NPASS=$((NPASS + 1)); echo "PASS: $*"; }
+fail() { NFAIL=$((NFAIL + 1)); echo "FAIL: $*"; }
+
+# check NAME COMMAND...: pass when COMMAND succeeds.
+check() {
+	_name=$1
+	shift
+	if "$@"; then pass "$_name"; else fail "$_name"; fi
+}
+
+# same NAME GOT EXPECTED: compare two strings, show both when they differ.
+same() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		printf '  got:\n%s\n  expected:\n%s\n' "$2" "$3" | sed 's/^/    | /'
+	fi
+}
+
+# contains STRING PART
+contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
+loaded() { lsmod | grep -q "^$1 "; }
+wf_str() { echo "$1" | well_formed; }
+
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+section() { echo "== $* (t=$(elapsed "$T0")s)"; }
+
+finish() {
+	section "done"
+	echo "RESULT: $NPASS passed, $NFAIL failed"
+	[ "$NFAIL" -eq 0 ]
+}
+
+# verify_consumer NAME: the live consumer's own checks.
+verify_consumer() {
+	_v=$(cat $LC)
+	case $_v in
+	PASS*) pass "$1: consumer $_v" ;;
+	*) fail "$1: consumer $_v" ;;
+	esac
+}
+
+table() { cat $P/cpu_partition_table; }
+distance() { cat $P/cpu_partition_distance; }
+plan() { /cpt/cpt-plan --sysfs /sys "$@" 2>/dev/null; }
+sum() { md5sum | cut -d' ' -f1; }
+
+# put FILE VALUE: write VALUE and a newline in one write() at offset 0, as
+# echo does, for any length.  Prints "ok" or the error text ("Invalid
+# argument").
+put() {
+	printf '%s\n' "$2" >/tmp/put.val
+	if _err=$(dd if=/tmp/put.val of="$1" bs=1M conv=notrunc 2>&1); then
+		echo ok
+	else
+		echo "$_err" | sed -n "s/^dd: error writing '[^']*': //p"
+	fi
+}
+
+# Number of "cpt:" lines in the kernel log.
+klines() { dmesg | grep -c ' cpt: '; }
+lastk() { dmesg | grep ' cpt: ' | tail -n 1 | sed 's/^\[[^]]*\] //'; }
+
+cpu_online() { [ "$1" = 0 ] || [ "$(cat $SYS/cpu$1/online)" = 1 ]; }
+set_cpu() { echo "$2" >$SYS/cpu$1/online; }
+ncpus() { ls -d $SYS/cpu[0-9]* | wc -l; }
+
+# The CPU -> partition map of a table on stdin: "cpu part" lines.
+cpu_map() {
+	awk '{ split($0, a, "\t:"); n = split(a[2], c, " ");
+	       for (i = 1; i <= n; i++) print c[i], a[1] }' | sort -n
+}
+
+# A table on stdin without CPU $1.
+drop_cpu() {
+	awk -v c="$1" '{ split($0, a, "\t:"); printf "%s\t:", a[1];
+	       n = split(a[2], t, " ");
+	       for (i = 1; i <= n; i++) if (t[i] != c) printf " %s", t[i];
+	       printf "\n" }'
+}
+
+# well_formed < table: every listed CPU once, ids ascending per line,
+# partition ids 0..n-1 in order.  Prints the problem, if any.
+well_formed() {
+	awk '{ split($0, a, "\t:");
+	       if (a[1] != NR - 1) { print "line " NR " is partition " a[1]; bad = 1 }
+	       n = split(a[2], c, " ");
+	       for (i = 1; i <= n; i++) {
+		       if (seen[c[i]]++) { print "CPU " c[i] " listed twice"; bad = 1 }
+		       if (i > 1 && c[i] + 0 <= c[i - 1] + 0) { print "line " NR " not ascending"; bad = 1 }
+	       } }
+	     END { exit bad }'
+}
+
+# siblings_together < table: SMT siblings of every listed CPU are listed in
+# the same partition (or offline).  Prints the problem, if any.
+siblings_together() {
+	cpu_map >/tmp/st.map
+	_bad=0
+	while read -r _c _p; do
+		for _s in $(sibling_list "$_c"); do
+			cpu_online "$_s" || continue
+			_q=$(awk -v s="$_s" '$1 == s { print $2 }' /tmp/st.map)
+			if [ "$_q" != "$_p" ]; then
+				echo "CPU $_c in $_p, sibling $_s in '${_q}'"
+				_bad=1
+			fi
+		done
+	done </tmp/st.map
+	return $_bad
+}
+
+# The SMT siblings of CPU $1 (itself included), one per word.
+sibling_list() {
+	sed 's/,/ /g' $SYS/cpu$1/topology/thread_siblings_list |
+		awk '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		       if (n == 1) print r[1]; else for (j = r[1]; j <= r[2]; j++) print j } }'
+}
+
+# Readers: start_readers N TAG COMMAND starts N loops that run the shell
+# COMMAND (which prints one whole file) into /tmp/reads.TAG.K, each output
+# followed by a "--" line, pausing READ_PAUSE microseconds (default 0)
+# between reads.  The loops stop when /tmp/stop exists; stop_readers waits.
+start_readers() {
+	rm -f /tmp/stop
+	_i=1
+	while [ "$_i" -le "$1" ]; do
+		(
+			while [ ! -e /tmp/stop ]; do
+				eval "$3"
+				echo --
+				[ "${READ_PAUSE:-0}" = 0 ] || usleep "$READ_PAUSE"
+			done
+		) >"/tmp/reads.$2.$_i" 2>&1 &
+		_i=$((_i + 1))
+	done
+}
+
+stop_readers() {
+	touch /tmp/stop
+	wait
+	rm -f /tmp/stop
+}
+
+# Split reads into one file per distinct output, /tmp/out.tag/MD5 (the
+# outputs, without separators); print the number of reads.
+sort_reads() {
+	rm -rf "/tmp/out.$1"
+	mkdir -p "/tmp/out.$1"
+	cat /tmp/reads."$1".* | awk -v d="/tmp/out.$1" '
+		$0 == "--" { n++; if (!(buf in seen)) { seen[buf] = 1; f = d "/read" n;
+			     printf "%s", buf > f; close(f) } buf = ""; next }
+		{ buf = buf $0 "\n" }
+		END { print n + 0 }'
+	(cd "/tmp/out.$1" && for f in read*; do
+		[ -e "$f" ] && mv "$f" "$(sum <"$f")"
+	done)
+}
+
+# in_set TAG SUMS: every distinct output of sort_reads TAG has its md5 in
+# the file SUMS; prints the first one that does not.
+in_set() {
+	for _m in $(ls "/tmp/out.$1"); do
+		grep -qx "$_m" "$2" || { sed 's/^/    | /' "/tmp/out.$1/$_m"; return 1; }
+	done
+}
+
+# pad N TEXT: TEXT padded with spaces to N bytes.
+pad() { printf "%s%$(($1 - ${#2}))s" "$2" ""; }
