@@ -59,6 +59,7 @@ include cpt/kbuild.mk
 include tests/live/live.mk
 include packaging/pkg.mk
 include tests/fuzz/fuzz.mk
+include tests/bench/bench.mk
 
 check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm test-live
 
