@@ -277,7 +277,13 @@ static int do_mem(int argc, char **argv)
 	int cptab_size = 144, part_size = 160, a = 0;
 
 	if (argc > 1 && !strcmp(argv[0], "-s")) {
-		if (sscanf(argv[1], "%d,%d", &cptab_size, &part_size) != 2)
+		char *comma = strchr(argv[1], ',');
+
+		if (!comma)
+			return 2;
+		*comma = '\0';
+		if (parse_int(argv[1], 1, 1 << 20, &cptab_size) ||
+		    parse_int(comma + 1, 1, 1 << 20, &part_size))
 			return 2;
 		a = 2;
 	}

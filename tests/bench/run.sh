@@ -70,7 +70,7 @@ CPT_PLAN=scripts/cpt-plan
 
 mkdir -p "$OUT" || exit 1
 # Results of an earlier run must not pass for this one's.
-rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.err "$OUT"/*.err.1 "$OUT"/callgrind.* \
+rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.err "$OUT"/callgrind.* \
 	"$OUT"/host_plan.* "$OUT"/plan_ir.txt "$OUT"/env.txt
 exec > >(tee "$OUT/summary.txt") 2>&1
 t_start=$(date +%s)
@@ -297,28 +297,17 @@ lookup_table() {
 		}' "$1" >"$2"
 }
 
-# vm_retry BASE COMMAND...: run vm-run (with --keep-going in COMMAND),
-# stdout to BASE.log, stderr to BASE.err, and once more when the guest died
-# before reporting (exit 125: under MTTCG the guest kernel sometimes oopses
-# in its own boot, while patching code, before any of ours runs).  A kernel
-# log problem fails the benchmark only when a trace names cpt or cpt_bench:
-# the guest kernel itself warns now and then under a starved TCG (e.g. 6.12's
-# deadline server: "DL replenish lagged too much"), and the figures stay.
-vm_retry() {
-	local base=$1 rc try
+# vm_run BASE COMMAND...: run vm-run (with --keep-going in COMMAND), stdout
+# to BASE.log, stderr to BASE.err.  A kernel log problem fails the benchmark
+# only when a trace names cpt or cpt_bench: the guest kernel itself warns
+# now and then under a starved TCG (e.g. 6.12's deadline server: "DL
+# replenish lagged too much"), and the figures stay.  (vm-run itself boots
+# again a guest that dies before COMMAND starts.)
+vm_run() {
+	local base=$1 rc
 	shift
-	for try in 1 2; do
-		"$@" >"$base.log" 2>"$base.err"
-		rc=$?
-		if [ "$rc" -eq 125 ] && [ "$try" -eq 1 ] &&
-		   ! grep -q '^BENCH-GUEST' "$base.log"; then
-			grep '^vm-run:' "$base.err" | head -n 3 | sed 's/^/  /'
-			echo "  (the guest died before the benchmark started: booting it again; first log in $base.err.1)"
-			mv "$base.err" "$base.err.1"
-			continue
-		fi
-		break
-	done
+	"$@" >"$base.log" 2>"$base.err"
+	rc=$?
 	grep '^vm-run: [^|=]' "$base.err" | sed 's/^/  /'
 	if grep -q 'KERNEL LOG PROBLEM' "$base.err"; then
 		echo "  guest kernel log problem (in $base.err):"
@@ -343,7 +332,7 @@ if [ "$BENCH_VM" = 1 ]; then
 $(cat tests/bench/guest-bench.sh)"
 	echo "  boot and run: mem, lookup ($BENCH_CALLS calls), svc ($BENCH_ROUNDS rounds) and usvc ($BENCH_USVC_ROUNDS rounds)"
 	echo "  for npartitions $BENCH_NPARTS, $BENCH_SVC_MS ms a run (load $(cut -d' ' -f1 /proc/loadavg))"
-	vm_retry "$OUT/vm" scripts/vm-run --keep-going --kernel "$BENCH_KERNEL" --smp "$BENCH_SMP" --timeout 1500 \
+	vm_run "$OUT/vm" scripts/vm-run --keep-going --kernel "$BENCH_KERNEL" --smp "$BENCH_SMP" --timeout 1500 \
 		-- sh -c "$guest" guest-bench "${payload[@]}"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "guest run (exit $rc; $OUT/vm.log, $OUT/vm.err)"
@@ -408,7 +397,7 @@ $(cat tests/bench/guest-bench.sh)"
 		guest="BENCH_WHAT='lookup svc' BENCH_NPARTS='$BENCH_ICOUNT_NPARTS' BENCH_ROUNDS=1 BENCH_SVC_MS=1000 BENCH_CALLS=$BENCH_ICOUNT_CALLS
 $(cat tests/bench/guest-bench.sh)"
 		QEMU=$ROOT/tests/bench/qemu-icount TCG_OPTS=thread=single \
-			vm_retry "$OUT/icount" scripts/vm-run --keep-going --no-build --kernel "$BENCH_KERNEL" \
+			vm_run "$OUT/icount" scripts/vm-run --keep-going --no-build --kernel "$BENCH_KERNEL" \
 			--smp "$BENCH_ICOUNT_SMP" --timeout 900 -- "$guest"
 		rc=$?
 		[ "$rc" -eq 0 ] || fail "icount guest run (exit $rc; $OUT/icount.log, $OUT/icount.err)"

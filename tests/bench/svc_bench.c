@@ -236,15 +236,20 @@ static int read_plan(FILE *f, struct part **partsp)
 			continue;
 		if (id != n) {
 			fprintf(stderr, "svc-bench: partition %ld out of order\n", id);
+			free(parts);
 			return -1;
 		}
 		s = strchr(end, ':');
-		if (!s)
+		if (!s) {
+			free(parts);
 			return -1;
+		}
 		s++;
 		p = realloc(parts, (size_t)(n + 1) * sizeof(*parts));
-		if (!p)
+		if (!p) {
+			free(parts);
 			return -1;
+		}
 		parts = p;
 		p = &parts[n];
 		memset(p, 0, sizeof(*p));
@@ -256,6 +261,7 @@ static int read_plan(FILE *f, struct part **partsp)
 				break;
 			if (cpu < 0 || cpu >= CPU_SETSIZE) {
 				fprintf(stderr, "svc-bench: CPU %ld out of range\n", cpu);
+				free(parts);
 				return -1;
 			}
 			CPU_SET((int)cpu, &p->cpus);
@@ -290,6 +296,15 @@ static int start_thread(pthread_t *t, const cpu_set_t *cpus,
 	return ret;
 }
 
+/* A decimal option value in [lo, hi]; -1 (an invalid value) otherwise. */
+static int opt_int(const char *s, int lo, int hi)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return end == s || *end || v < lo || v > hi ? -1 : (int)v;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: svc-bench [-d MS] [-w WINDOW] [-k WORK] [-t THREADS] [-l mutex|spin] [-c] PLAN|-\n");
@@ -308,14 +323,14 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:w:k:t:l:c")) != -1) {
 		switch (opt) {
-		case 'd': ms = atoi(optarg); break;
-		case 'w': window = atoi(optarg); break;
-		case 'k': work = atoi(optarg); break;
-		case 't': threads_per_cpu = atoi(optarg); break;
+		case 'd': ms = opt_int(optarg, 1, 3600000); break;
+		case 'w': window = opt_int(optarg, 1, MAX_WINDOW); break;
+		case 'k': work = opt_int(optarg, 0, 1000000); break;
+		case 't': threads_per_cpu = opt_int(optarg, 1, 64); break;
 		case 'l':
-			if (!strcmp(optarg, "spin"))
+			if (strcmp(optarg, "spin") == 0)
 				use_spin = 1;
-			else if (strcmp(optarg, "mutex"))
+			else if (strcmp(optarg, "mutex") != 0)
 				return usage();
 			break;
 		case 'c': csv = 1; break;
@@ -335,6 +350,8 @@ int main(int argc, char **argv)
 		(void)fclose(f);
 	if (nparts < 1) {
 		fprintf(stderr, "svc-bench: no partition table in %s\n", argv[optind]);
+		if (nparts == 0)
+			free(parts);
 		return 1;
 	}
 	for (p = 0; p < nparts; p++) {
@@ -345,8 +362,12 @@ int main(int argc, char **argv)
 	}
 	srvs = aligned_alloc(CACHELINE, sizeof(*srvs) * (size_t)nsrv);
 	subs = calloc((size_t)nsub, sizeof(*subs));
-	if (!srvs || !subs)
+	if (!srvs || !subs) {
+		free(srvs);
+		free(subs);
+		free(parts);
 		return 1;
+	}
 	memset(srvs, 0, sizeof(*srvs) * (size_t)nsrv);
 	pthread_barrier_init(&start, NULL, (unsigned int)(nsrv + nsub + 1));
 
@@ -422,11 +443,11 @@ int main(int argc, char **argv)
 	if (csv)
 		printf("%d,%d,%d,%s,%d,%d,%.0f,%lu,%.0f,%lu,%lu\n", nparts,
 		       nsub, nsrv, use_spin ? "spin" : "mutex", window, work,
-		       (t1 - t0) * 1000, served, served / (t1 - t0), pmin, pmax);
+		       (t1 - t0) * 1000, served, (double)served / (t1 - t0), pmin, pmax);
 	else
 		printf("parts=%d cpus=%d servers=%d lock=%s window=%d work=%d ms=%.0f requests=%lu rps=%.0f part_min=%lu part_max=%lu\n",
 		       nparts, nsub, nsrv, use_spin ? "spin" : "mutex", window,
-		       work, (t1 - t0) * 1000, served, served / (t1 - t0),
+		       work, (t1 - t0) * 1000, served, (double)served / (t1 - t0),
 		       pmin, pmax);
 	for (i = 0; i < nsub; i++)
 		free(subs[i]);
