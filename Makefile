@@ -14,6 +14,7 @@ else
 CPT_KERNELS	?= /var/cache/cpt/kernels
 KREL_61		 = $(shell cat $(CPT_KERNELS)/release-6.1 2>/dev/null)
 KREL_612	 = $(shell cat $(CPT_KERNELS)/release-6.12 2>/dev/null)
+KREL_61RT	 = $(shell cat $(CPT_KERNELS)/release-6.1-rt 2>/dev/null)
 KDIR		?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 			   $(if $(KREL_61),/usr/src/linux-headers-$(KREL_61)))
 INSTALL_MOD_PATH ?= $(DESTDIR)

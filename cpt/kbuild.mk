@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make test-kbuild: build cpt.ko and the test modules (tests/modules) with
-# W=1 (extra compiler warnings) and C=1 (sparse) against the Debian 6.1 and
-# 6.12 headers, each in its own copy of the sources under
+# W=1 (extra compiler warnings) and C=1 (sparse) against the Debian 6.1,
+# 6.1 PREEMPT_RT and 6.12 headers, each in its own copy of the sources under
 # build/kbuild/RELEASE, and fail on any warning, modpost's included.
 # The log of each build is build/kbuild/RELEASE.log.
 #
@@ -11,6 +11,7 @@
 
 # A missing release file must fail the test, not shrink it to one kernel.
 KBUILD_RELEASES	?= $(or $(KREL_61),missing-release-6.1) \
+		   $(or $(KREL_61RT),missing-release-6.1-rt) \
 		   $(or $(KREL_612),missing-release-6.12)
 KBUILD_OUT	 = build/kbuild
 KBUILD_SRC	 = Kbuild Makefile $(wildcard cpt/*.c cpt/*.h include/*.h) \

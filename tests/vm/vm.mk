@@ -4,7 +4,7 @@
 # of CPU/NUMA topologies and check cpt.ko against cpt-plan inside each guest.
 # Included by the top Makefile, which defines KREL_61 and KREL_612.
 #
-#   make ko KREL=RELEASE|6.1|6.12   cpt.ko and the test modules for a kernel,
+#   make ko KREL=RELEASE|6.1|6.1-rt|6.12  cpt.ko and the test modules for a kernel,
 #                                   built in build/ko/RELEASE (a copy of the
 #                                   sources: Kbuild writes next to them)
 #   make test-vm                    the matrix (tests/vm/matrix); logs in
@@ -24,8 +24,8 @@ KO_OUT		 = build/ko
 KO_SRC		 = Kbuild Makefile $(wildcard cpt/*.c cpt/*.h include/*.h) \
 		   $(wildcard tests/modules/Kbuild tests/modules/Makefile \
 			      tests/modules/*.c tests/modules/*.h)
-# 6.1 / 6.12 aliases to releases.
-vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_612),$(1)))
+# 6.1 / 6.1-rt / 6.12 aliases to releases.
+vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_612),$(if $(filter 6.1-rt,$(1)),$(KREL_61RT),$(1))))
 # Single-quote a make variable's value for the shell.
 vm_sq		 = '$(subst ','\'',$(1))'
 
@@ -39,7 +39,7 @@ DIST		?=
 .PHONY: ko test-vm run vm-ko
 
 ko:
-	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.12)" >&2; exit 1; }
+	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.1-rt, 6.12)" >&2; exit 1; }
 	@test -n "$(call vm_rel,$(KREL))" || { echo "make ko: no release for $(KREL): run scripts/install-deps" >&2; exit 1; }
 	@$(MAKE) -s --no-print-directory $(KO_OUT)/$(call vm_rel,$(KREL))/.built
 
