@@ -61,6 +61,7 @@ include tests/live/live.mk
 include packaging/pkg.mk
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
+include tests/badparam/badparam.mk
 
 check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm test-live
 

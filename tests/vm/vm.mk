@@ -8,7 +8,7 @@
 #                                   built in build/ko/RELEASE (a copy of the
 #                                   sources: Kbuild writes next to them)
 #   make test-vm                    the matrix (tests/vm/matrix); logs in
-#                                   build/vm/logs.  VM_KERNELS="6.1 6.12" and
+#                                   build/vm/logs.  VM_KERNELS="6.1 6.12 6.1-rt" and
 #                                   VM_PROFILES="seed big ..." select a part;
 #                                   VM_JOBS=N guests at a time (default 2)
 #   make run [TOPOLOGY=SMP] [NODES='0-7;8-15'] [DIST=0-1=21] [KERNEL=6.12]
@@ -29,7 +29,7 @@ vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_61
 # Single-quote a make variable's value for the shell.
 vm_sq		 = '$(subst ','\'',$(1))'
 
-VM_KERNELS	?= 6.1 6.12
+VM_KERNELS	?= 6.1 6.12 6.1-rt
 VM_PROFILES	?=
 TOPOLOGY	?= 48,sockets=1,cores=24,threads=2
 KERNEL		?= 6.1

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make test-badparam: every bad npartitions and cpu_pattern value of
+# tests/badparam/cases, at load and through sysctl, in one guest per kernel
+# (see tests/badparam/run.sh).  Included by the top Makefile; uses the ko
+# target of tests/vm/vm.mk and build/cpt-plan.static of scripts/tools.mk.
+#
+#   make test-badparam                        6.1, 6.12 and 6.1-rt
+#   make test-badparam BADPARAM_KERNELS=6.12
+#
+# About 1 minute per kernel on a 2-core host; logs in build/badparam/.
+
+BADPARAM_KERNELS ?= 6.1 6.12 6.1-rt
+
+.PHONY: test-badparam
+
+test-badparam: build/cpt-plan.static
+	@for k in $(BADPARAM_KERNELS); do \
+		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
+	done
+	@tests/badparam/run.sh $(BADPARAM_KERNELS)

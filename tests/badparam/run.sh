@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh: the bad-parameter matrix (issue 5), host side.
+#
+#   tests/badparam/run.sh [KERNEL...]
+#
+# For each kernel (6.1, 6.12 and 6.1-rt by default) boots one guest with
+# scripts/vm-run --no-build (cpt.ko and cpt-plan must be built: make
+# test-badparam does it) over 8 CPUs in 2 nodes and a memory-only third
+# node, with slub_debug=FZPU and panic_on_warn=1, and runs
+# tests/badparam/guest-badparam.sh over tests/badparam/cases.  The cases
+# file travels as a here-document in the guest's command, as tests/live
+# ships lib.sh.
+#
+# Prints every FAIL line, one summary line per kernel and a total; exits
+# non-zero on any failure, including a guest that did not finish and a
+# kernel log problem (oops, WARNING, ...: vm-run status 123).  Logs:
+# build/badparam/KERNEL.log.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+VM_RUN=${VM_RUN:-scripts/vm-run}
+OUT=build/badparam
+SMP=8,sockets=2,cores=2,threads=2
+NODES='0-3;4-7;'
+DIST=0-1=21,0-2=31,1-2=21
+APPEND='slub_debug=FZPU panic_on_warn=1'
+LIMIT=${BADPARAM_TIMEOUT:-600}
+
+case ${1:-} in
+-h|--help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+esac
+kernels=${*:-6.1 6.12 6.1-rt}
+mkdir -p "$OUT"
+
+# The guest's command: the cases file, then the script.
+guest_cmd() {
+	printf "cat >/tmp/badparam.cases <<'CPT_BADPARAM_CASES'\n"
+	cat tests/badparam/cases
+	printf "CPT_BADPARAM_CASES\n"
+	cat tests/badparam/guest-badparam.sh
+}
+
+status=0
+ncases=0
+nload=0
+nsysctl=0
+nfail=0
+t_all=$(date +%s)
+for k in $kernels; do
+	log=$OUT/$k.log
+	t=$(date +%s)
+	"$VM_RUN" --no-build --kernel "$k" --smp "$SMP" --nodes "$NODES" \
+		--dist "$DIST" --append "$APPEND" --timeout "$LIMIT" -- \
+		"$(guest_cmd)" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - t))
+	grep '^FAIL: ' "$log" | sed "s/^/$k: /"
+	sum=$(grep '^badparam: ' "$log" | tail -n 1)
+	f=0
+	if [ -z "$sum" ]; then
+		echo "$k: FAIL: the guest script did not finish (vm-run status $rc)"
+		f=1
+	else
+		set -- $(echo "$sum" | sed 's/[^0-9 ]//g')
+		ncases=$((ncases + $1))
+		nload=$((nload + $2))
+		nsysctl=$((nsysctl + $3))
+		f=$4
+		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+			echo "$k: FAIL: vm-run status $rc (123: kernel log problem)"
+			f=1
+		fi
+	fi
+	if [ "$rc" != 0 ]; then
+		grep '^vm-run: ' "$log" | tail -n 40 | sed "s/^/$k: /"
+		status=1
+	fi
+	[ "$f" = 0 ] || status=1
+	nfail=$((nfail + f))
+	echo "$k: ${sum:-badparam: no summary} in ${secs}s ($(grep '^vm-run: .*wall' "$log" | sed 's/^vm-run: //'); log $log)"
+done
+echo "test-badparam: $ncases cases, $nload load checks, $nsysctl sysctl checks, $nfail failed in $(($(date +%s) - t_all))s"
+exit $status
