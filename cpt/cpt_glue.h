@@ -87,6 +87,9 @@ struct cptab {
 	struct cpt_text *text[CPT_NR_TEXTS];
 };
 
+/* cpt_main.c */
+int cpt_parse_count(const char *val, size_t len, const char *name, int *count);
+
 /* cpt_live.c: the table in force; NULL before init and after exit. */
 extern struct cptab __rcu *cpt_cur;
 

@@ -27,25 +27,27 @@
 
 /*
  * A partition count parameter.  Lustre's modprobe lines say
- * cpu_npartitions, ours npartitions; both are accepted, and @set tells a
- * count that was given from the default, so that two given counts can be
- * checked against each other.
+ * cpu_npartitions, ours npartitions; both are accepted.  The text is kept
+ * as given and parsed by cpt_init() with cpt_parse_count(), the parser of
+ * sysctl writes too: a set op that failed would make the kernel log the raw
+ * value (tabs, newlines and all) in its own words, and a second line.
+ * @text is NULL when the count was not given.
  */
 struct cpt_count_param {
+	char *text;
 	int val;
-	bool set;
 };
 
 static int cpt_count_set(const char *val, const struct kernel_param *kp)
 {
 	struct cpt_count_param *param = kp->arg;
-	int ret;
+	char *copy;
 
-	/* Decimal, like the numbers of cpu_pattern: "0x10" is refused. */
-	ret = kstrtoint(val, 10, &param->val);
-	if (ret)
-		return ret;
-	param->set = true;
+	copy = kstrdup(val, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	kfree(param->text);
+	param->text = copy;
 	return 0;
 }
 
@@ -56,10 +58,46 @@ static int cpt_count_get(char *buffer, const struct kernel_param *kp)
 	return sysfs_emit(buffer, "%d\n", param->val);
 }
 
+static void cpt_count_free(void *arg)
+{
+	struct cpt_count_param *param = arg;
+
+	kfree(param->text);
+	param->text = NULL;
+}
+
 static const struct kernel_param_ops cpt_count_ops = {
 	.set = cpt_count_set,
 	.get = cpt_count_get,
+	.free = cpt_count_free,
 };
+
+/**
+ * cpt_parse_count() - parse a partition count given at load or written
+ * @val: the text, NUL-terminated
+ * @len: its length as given (a NUL before it is an error)
+ * @name: the parameter's name, for the log line
+ * @count: the count, when the text is one
+ *
+ * Decimal only, like the numbers of cpu_pattern: "0x10" and " 6" are
+ * refused.  The range is the planner's to check.
+ *
+ * Return: 0, or -EINVAL / -ERANGE after one log line.
+ */
+int cpt_parse_count(const char *val, size_t len, const char *name, int *count)
+{
+	int ret;
+
+	if (strlen(val) != len) {
+		pr_err("%s: NUL byte at offset %zu\n", name, strlen(val));
+		return -EINVAL;
+	}
+	ret = kstrtoint(val, 10, count);
+	if (ret)
+		pr_err("`%*pE' invalid for parameter `%s'\n", (int)len, val,
+		       name);
+	return ret;
+}
 
 static struct cpt_count_param npartitions;
 module_param_cb(npartitions, &cpt_count_ops, &npartitions, 0444);
@@ -119,16 +157,31 @@ __MODULE_PARM_TYPE(cpu_pattern, "charp");
 MODULE_PARM_DESC(cpu_pattern,
 		 "CPU partition pattern, e.g. \"0[0-3] 1[4-7]\", \"N 0[0] 1[1]\", \"X[0]\", \"C[0]\" (empty: automatic)");
 
+static int cpt_parse_param(struct cpt_count_param *param, const char *name)
+{
+	if (!param->text)
+		return 0;
+	return cpt_parse_count(param->text, strlen(param->text), name,
+			       &param->val);
+}
+
 /* The partition count asked for, from either parameter. */
 static int cpt_read_count(int *count)
 {
-	if (npartitions.set && cpu_npartitions.set &&
+	int ret;
+
+	ret = cpt_parse_param(&npartitions, "npartitions");
+	if (!ret)
+		ret = cpt_parse_param(&cpu_npartitions, "cpu_npartitions");
+	if (ret)
+		return ret;
+	if (npartitions.text && cpu_npartitions.text &&
 	    npartitions.val != cpu_npartitions.val) {
 		pr_err("npartitions=%d and cpu_npartitions=%d disagree\n",
 		       npartitions.val, cpu_npartitions.val);
 		return -EINVAL;
 	}
-	*count = cpu_npartitions.set ? cpu_npartitions.val : npartitions.val;
+	*count = cpu_npartitions.text ? cpu_npartitions.val : npartitions.val;
 	return 0;
 }
 

@@ -302,15 +302,9 @@ static int cpt_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
 	val = cpt_proc_value(buffer, *lenp, CPT_COUNT_MAX, &vlen);
 	if (!val)
 		return -ENOMEM;
-	/* Decimal, as the module parameter: "0x10" and " 6" are refused. */
-	ret = kstrtoint(val, 10, &n);
-	if (ret) {
-		/* The kernel's own words for a bad npartitions= at load. */
-		pr_err("`%*pE' invalid for parameter `cpu_npartitions'\n",
-		       (int)vlen, val);
-	} else {
+	ret = cpt_parse_count(val, vlen, "cpu_npartitions", &n);
+	if (!ret)
 		ret = cpt_live_replan(&n, NULL);
-	}
 	kfree(val);
 	if (ret)
 		return ret;

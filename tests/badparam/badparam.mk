@@ -8,7 +8,7 @@
 #   make test-badparam                        6.1, 6.12 and 6.1-rt
 #   make test-badparam BADPARAM_KERNELS=6.12
 #
-# About 1 minute per kernel on a 2-core host; logs in build/badparam/.
+# About 1.5 minutes per kernel on a 2-core host; logs in build/badparam/
 
 BADPARAM_KERNELS ?= 6.1 6.12 6.1-rt
 

@@ -6,108 +6,70 @@
 # root, in /cpt next to cpt.ko and cpt-plan).  tests/badparam/run.sh ships
 # the cases file to /tmp/badparam.cases (the default CASES).
 #
-# For each case:
-#   load    insmod cpt.ko PARAM=VALUE fails with the documented errno, the
-#           kernel log gets one distinct new error line (busybox insmod
-#           tries finit_module, then init_module: a refused init logs
-#           twice), nothing stays registered, the taint is unchanged but
-#           for O and E, no oops or WARN; then a load with defaults gives
-#           cpt-plan's table and distance.
-#   sysctl  with cpt loaded with defaults, VALUE and a newline (as echo
-#           and sysctl(8) write it) in one write() to cpu_npartitions or
-#           cpu_pattern fail with the same errno and exactly one new log
-#           line, the same as at load; both tables and both values are
-#           byte-identical afterwards; then a good write gives cpt-plan's
-#           table.
-# Cases with @OFF@ run last, with that CPU offline.
+# Load phase, per case: insmod cpt.ko PARAM=VALUE fails with the
+# documented errno; the kernel log gets one distinct new line, cpt's
+# (busybox insmod tries finit_module, then init_module, so a refused init
+# logs twice); nothing stays registered; no oops or WARN, and no taint but
+# O and E.  Sysctl phase, per case, with cpt loaded with defaults: VALUE
+# and a newline (as echo and sysctl(8) write it) in one write() fail with
+# the same errno and exactly one new log line, the line logged at load;
+# both tables and both values are byte-identical afterwards.  After each
+# section of the cases file, a load with defaults gives cpt-plan's table
+# and distance, and good writes give cpt-plan's tables.  Cases with @OFF@
+# run last, with that CPU offline.
+#
+# Module loads cost a third of a second under TCG, and so does reading the
+# kernel log: each phase marks the log before each case, runs them all and
+# then reads the log once, attributing lines to cases by the marks.
 #
 # Prints "PASS: ..." or "FAIL: ..." per check, then
 # "badparam: N cases, M load checks, K sysctl checks, F failed"; exits 1 on
 # any failure.
 
+# busybox ash has ${var//old/new} and ${var:offset:length}.
+# shellcheck disable=SC3057,SC3060
+
 CASES=${1:-/tmp/badparam.cases}
 P=/proc/sys/lnet
 T=$P/cpu_partition_table
 D=$P/cpu_partition_distance
+FILES="$T $D $P/cpu_npartitions $P/cpu_pattern"
 SYSCPU=/sys/devices/system/cpu
 SYSNODE=/sys/devices/system/node
 TMP=/tmp/badparam
-# Taint flags a module built out of tree and unsigned sets: O and E.
+# Taint flags of a module built out of tree and unsigned: O and E.
 TAINT_OK=$((4096 | 8192))
 # What the kernel log must never show.
-BAD_RE='WARNING|Oops|BUG|Call Trace|general protection|UBSAN|KASAN|KFENCE|refcount_t|Kernel panic|lockup|stall|Bad page|corruption|Poison|Redzone'
+BAD_RE='WARNING|Oops|BUG|Call Trace|general protection|UBSAN|KASAN|KFENCE|refcount_t|Kernel panic|lockup|stall|Bad page|corruption|Poison overwritten|Redzone'
 NCASES=0
 NLOAD=0
 NSYSCTL=0
 NFAIL=0
-PHASE=load
-MARKN=0
 mkdir -p $TMP
 
 now() { cut -d' ' -f1 /proc/uptime; }
 T0=$(now)
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# Checks count per phase, so that the summary says what was tried where.
-counted() {
-	if [ "$PHASE" = load ]; then NLOAD=$((NLOAD + 1)); else NSYSCTL=$((NSYSCTL + 1)); fi
-}
-pass() { counted; echo "PASS: $*"; }
-# fail NAME [DETAILS]: DETAILS (several lines) are shown indented.
-fail() {
-	counted
-	NFAIL=$((NFAIL + 1))
-	echo "FAIL: $1"
-	[ $# -gt 1 ] && [ -n "$2" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/    | /'
-	return 0
-}
-# ok NAME CONDITION-STATUS [DETAILS]
-ok() {
-	if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi
-}
-
-# ---------------------------------------------------------------------------
-# The kernel log since a mark: "<level>[time] text" lines.
-kmark() {
-	MARKN=$((MARKN + 1))
-	MARK="badparam-mark-$$-$MARKN"
-	echo "$MARK" >/dev/kmsg
-}
-klog() { dmesg -r | sed -n "/$MARK\$/,\$p" | sed 1d; }
-# The lines a refused value may log: cpt's, and any error-level line (a
-# message split by a newline shows up here as a second line).
-kerrs() {
-	klog | grep -E '^<[0-3]>|cpt' | sed 's/^<[0-9]*>\[[ 0-9.]*\] //'
-}
-# Kernel trouble since the mark, and taint beyond O and E.
-kernel_ok() {
-	_t=$(($(cat /proc/sys/kernel/tainted) & ~TAINT_OK))
-	if klog | grep -Eq "$BAD_RE" || [ "$_t" != "$TAINT0" ]; then
-		fail "$1: kernel log clean, taint $_t" "$(klog | grep -E -A 8 "$BAD_RE")"
+# check PHASE NAME STATUS [DETAILS]: one PASS or FAIL line.
+check() {
+	if [ "$1" = load ]; then NLOAD=$((NLOAD + 1)); else NSYSCTL=$((NSYSCTL + 1)); fi
+	if [ "$3" = 0 ]; then
+		echo "PASS: $2"
 	else
-		pass "$1: no oops or WARN, taint unchanged"
+		NFAIL=$((NFAIL + 1))
+		echo "FAIL: $2"
+		[ -n "${4:-}" ] && printf '%s\n' "$4" | head -n 20 | sed 's/^/    | /'
 	fi
 }
 
-errno_text() {
-	case $1 in
-	EINVAL) echo "Invalid argument" ;;
-	ERANGE) echo "Numerical result out of range" ;;
-	ENODEV) echo "No such device" ;;
-	E2BIG) echo "Argument list too long" ;;
-	*) echo "unknown errno $1" ;;
-	esac
+kmark() { echo "$MARK$1" >/dev/kmsg; }
+# TAINT: the taint flags but O and E.
+taint() {
+	read -r _t </proc/sys/kernel/tainted
+	TAINT=$((_t & ~TAINT_OK))
 }
 
-# The word the one log line must have, per parameter (cpt.4, DIAGNOSTICS).
-log_word() {
-	case $1 in
-	cpu_pattern) echo "cpt: cpu_pattern: " ;;
-	*) echo "npartitions" ;;
-	esac
-}
-
-loaded() { grep -q '^cpt ' /proc/modules; }
 plan() { ./cpt-plan --sysfs /sys "$@" 2>&1; }
 
 # ---------------------------------------------------------------------------
@@ -135,234 +97,319 @@ topology() {
 }
 
 # rep COUNT TEXT: TEXT COUNT times.
-rep() { T="$2" awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "%s", ENVIRON["T"] }'; }
+rep() { R="$2" awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "%s", ENVIRON["R"] }'; }
 
-# value TEXT: the case's VALUE with placeholders replaced, still escaped.
+# value TEXT: VALUE, the case's value with its placeholders replaced, still
+# escaped (no fork unless there is an @REP@).
 value() {
-	_v=$1
-	_v=${_v//@EMPTY@/}
-	_v=${_v//@NCPU1@/$((NCPU + 1))}
-	_v=${_v//@NCPU@/$NCPU}
-	_v=${_v//@LAST@/$LAST}
-	_v=${_v//@OFF@/$LAST}
-	_v=${_v//@NOCPU@/$NOCPU}
-	_v=${_v//@NONODE@/$NONODE}
-	_v=${_v//@NCORES@/$NCORES}
-	_v=${_v//@MEMNODE@/$MEMNODE}
-	# @REP:COUNT:TEXT@, one at a time from the left.
+	VALUE=$1
+	VALUE=${VALUE//@EMPTY@/}
+	VALUE=${VALUE//@NCPU1@/$((NCPU + 1))}
+	VALUE=${VALUE//@NCPU@/$NCPU}
+	VALUE=${VALUE//@LAST@/$LAST}
+	VALUE=${VALUE//@OFF@/$LAST}
+	VALUE=${VALUE//@NOCPU@/$NOCPU}
+	VALUE=${VALUE//@NONODE@/$NONODE}
+	VALUE=${VALUE//@NCORES@/$NCORES}
+	VALUE=${VALUE//@MEMNODE@/$MEMNODE}
 	while :; do
-		case $_v in
+		case $VALUE in
 		*@REP:*) ;;
 		*) break ;;
 		esac
-		_pre=${_v%%@REP:*}
-		_r=${_v#*@REP:}
+		_pre=${VALUE%%@REP:*}
+		_r=${VALUE#*@REP:}
 		_n=${_r%%:*}
 		_r=${_r#*:}
-		_txt=${_r%%@*}
-		_v="$_pre$(rep "$_n" "$_txt")${_r#*@}"
+		VALUE="$_pre$(rep "$_n" "${_r%%@*}")${_r#*@}"
 	done
-	printf '%s' "$_v"
 }
 
 # ---------------------------------------------------------------------------
-# bad_load ERRNO PARAM NAME: insmod with the value in $TMP/val.
-bad_load() {
-	_want=$(errno_text "$1")
-	# $(...) drops trailing newlines: keep them with a guard byte.
-	_v=$(cat $TMP/val; echo x)
-	_v=${_v%x}
-	kmark
-	if [ "$2" = args ]; then
+# for_cases FILTER FUNCTION: FUNCTION ID ERRNO WHERE PARAM NAME for each
+# case (VALUE set, ID its line number) whose VALUE has (FILTER on) or has
+# not (off) @OFF@; FUNCTION section at the end of each section of the file.
+for_cases() {
+	_line=0
+	_ran=0
+	while IFS='	' read -r _e _w _p _v _what; do
+		_line=$((_line + 1))
+		case $_e in
+		'#'*---*) [ $_ran = 0 ] || "$2" section; _ran=0; continue ;;
+		''|'#'*) continue ;;
+		esac
+		case $_v in
+		*@OFF@*) [ "$1" = on ] || continue ;;
+		*) [ "$1" = off ] || continue ;;
+		esac
+		case $_v in
+		*@MEMNODE@*) [ -n "$MEMNODE" ] || { echo "SKIP: $_p '$_v': no memory-only node"; continue; } ;;
+		esac
+		value "$_v"
+		"$2" "$_line" "$_e" "$_w" "$_p" "$_p '${_v:0:40}' ($_what)" || continue
+		_ran=1
+	done <"$CASES"
+	[ $_ran = 0 ] || "$2" section
+}
+
+# Results of a phase: one line per case, fields separated by tabs:
+#   ID ERRNO PARAM WHERE ERROR-TEXT BAD-STATE TAINT NAME
+# BAD-STATE is 1 when something stayed registered (load) or a file
+# changed (sysctl).
+result() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RESULTS"
+}
+
+# load_case ID ERRNO WHERE PARAM NAME
+load_case() {
+	[ "$1" = section ] && { good_load; return; }
+	case $3 in both|load) ;; *) return 1 ;; esac
+	NCASES=$((NCASES + 1))
+	# The bytes, trailing newlines too (a guard byte survives $(...)).
+	_val=$(printf '%b_' "$VALUE")
+	_val=${_val%_}
+	kmark "L$1"
+	if [ "$4" = args ]; then
 		# shellcheck disable=SC2086 # several parameters, split on blanks
-		insmod ./cpt.ko $_v 2>$TMP/insmod.err
+		insmod ./cpt.ko $_val 2>$TMP/err
 	else
 		# busybox insmod joins its arguments with blanks and quotes
 		# nothing; the kernel's parser takes name="value" whole.
-		insmod ./cpt.ko "$2=\"$_v\"" 2>$TMP/insmod.err
+		insmod ./cpt.ko "$4=\"$_val\"" 2>$TMP/err
 	fi
 	_rc=$?
-	if [ $_rc = 0 ]; then
-		fail "$3: load must fail" "$(cat $T 2>&1)"
-		rmmod cpt
+	_reg=0
+	if [ $_rc = 0 ] || [ -e /sys/module/cpt ] || [ -e $T ] || [ -e $P/cpu_pattern ]; then
+		_reg=1
+	fi
+	_err=
+	read -r _err <$TMP/err
+	[ $_rc = 0 ] && { _err="loaded"; rmmod cpt; }
+	taint
+	result "L$1" "$2" "$4" "$3" "$_err" $_reg "$TAINT" "$5"
+}
+
+# good_load: defaults give cpt-plan's table and distance.
+good_load() {
+	kmark G
+	if ! insmod ./cpt.ko 2>$TMP/err; then
+		check load "a good load after the section's cases" 1 "$(cat $TMP/err)"
 		return
 	fi
-	grep -q "$_want" $TMP/insmod.err
-	ok "$3: load fails with $1" $? "$(cat $TMP/insmod.err)"
-	kerrs | sort -u >$TMP/errs
-	LOADMSG=$(cat $TMP/errs)
-	if [ "$(wc -l <$TMP/errs)" = 1 ] && grep -q "^cpt: " $TMP/errs &&
-	   grep -q -e "$(log_word "$2")" $TMP/errs; then
-		pass "$3: one log line: $LOADMSG"
-	else
-		fail "$3: one cpt: log line naming $(log_word "$2")" "$(klog)"
-	fi
-	if loaded || [ -e /sys/module/cpt ] || [ -e $T ] || [ -e $P/cpu_pattern ]; then
-		fail "$3: nothing registered after the failed load" "$(ls -l $P /sys/module/cpt 2>&1)"
-		rmmod cpt 2>/dev/null
-	else
-		pass "$3: nothing registered after the failed load"
-	fi
-	kernel_ok "$3: load"
+	cmp -s $T $TMP/want.t && cmp -s $D $TMP/want.d
+	check load "a good load after the section's cases: table and distance == cpt-plan" $? \
+		"$(cat $T $D)"
+	rmmod cpt || check load "rmmod cpt" 1
 }
 
-# good_load NAME: defaults give cpt-plan's table and distance.
-good_load() {
-	if ! insmod ./cpt.ko 2>$TMP/insmod.err; then
-		fail "$1: a good load works afterwards" "$(cat $TMP/insmod.err)"
-		return 1
-	fi
-	if cmp -s $T $TMP/want.t && cmp -s $D $TMP/want.d; then
-		pass "$1: a good load works afterwards, table == cpt-plan"
+# sysctl_case ID ERRNO WHERE PARAM NAME, cpt loaded.
+sysctl_case() {
+	[ "$1" = section ] && { good_write; return; }
+	case $3 in both|sysctl|seek) ;; *) return 1 ;; esac
+	[ "$3" = sysctl ] || [ "$3" = seek ] && NCASES=$((NCASES + 1))
+	_f=$P/cpu_npartitions
+	[ "$4" = cpu_pattern ] && _f=$P/cpu_pattern
+	_seek=
+	[ "$3" = seek ] && _seek=seek=1
+	printf '%b\n' "$VALUE" >$TMP/put
+	kmark "S$1"
+	dd if=$TMP/put of=$_f bs=1M $_seek conv=notrunc 2>$TMP/err
+	_rc=$?
+	_err=
+	read -r _err <$TMP/err
+	if [ $_rc = 0 ]; then
+		_err=written
 	else
-		fail "$1: a good load works afterwards, table == cpt-plan" \
-			"$(cat $T; echo ---; cat $TMP/want.t)"
+		_err=${_err##*: }
 	fi
+	md5sum $FILES >$TMP/after
+	_chg=0
+	if ! cmp -s $TMP/base $TMP/after; then
+		_chg=1
+		cp $TMP/after $TMP/base
+	fi
+	taint
+	result "S$1" "$2" "$4" "$3" "$_err" $_chg "$TAINT" "$5"
 }
 
-# put FILE: write $TMP/val and a newline in one write() at offset 0 (or at
-# SEEK bytes); prints "ok" or the error text.
-put() {
-	cp $TMP/val $TMP/put
-	printf '\n' >>$TMP/put
-	if _err=$(dd if=$TMP/put of="$1" bs=1M ${SEEK:+seek=$SEEK} conv=notrunc 2>&1); then
-		echo ok
-	else
-		echo "$_err" | sed -n "s/^dd: error writing '[^']*': //p"
-	fi
-}
-
-snapshot() {
-	for _f in cpu_partition_table cpu_partition_distance cpu_npartitions cpu_pattern; do
-		cat $P/$_f >$TMP/$1.$_f
-	done
-}
-same_snapshot() {
-	for _f in cpu_partition_table cpu_partition_distance cpu_npartitions cpu_pattern; do
-		cmp -s $TMP/$1.$_f $TMP/$2.$_f || { echo "$_f changed"; return 1; }
-	done
-}
-
-# bad_write ERRNO PARAM WHERE NAME: the value in $TMP/val, to cpt loaded
-# with defaults.
-bad_write() {
-	_file=$P/cpu_npartitions
-	[ "$2" = cpu_pattern ] && _file=$P/cpu_pattern
-	snapshot before
-	kmark
-	SEEK=
-	[ "$3" = seek ] && SEEK=1
-	_r=$(put $_file)
-	ok "$4: write fails with $1 ($_r)" "$([ "$_r" = "$(errno_text "$1")" ]; echo $?)"
-	kerrs >$TMP/errs
-	_msg=$(cat $TMP/errs)
-	if [ "$3" = seek ]; then
-		# Not a value the planner refused: no line at load to match.
-		[ "$(wc -l <$TMP/errs)" -le 1 ]
-		ok "$4: at most one log line${_msg:+: $_msg}" $? "$(klog)"
-	elif [ "$(wc -l <$TMP/errs)" = 1 ] && grep -q "^cpt: " $TMP/errs &&
-	     grep -q -e "$(log_word "$2")" $TMP/errs; then
-		pass "$4: one log line: $_msg"
-	else
-		fail "$4: one cpt: log line naming $(log_word "$2")" "$(klog)"
-	fi
-	# The same line as at load; a parse error of a count names the file.
-	if [ "$3" = both ]; then
-		_lm=$(echo "$LOADMSG" | sed "s/parameter \`npartitions'/parameter \`cpu_npartitions'/")
-		ok "$4: the line logged at load" "$([ "$_msg" = "$_lm" ]; echo $?)" \
-			"at load: $LOADMSG"
-	fi
-	snapshot after
-	_d=$(same_snapshot before after)
-	ok "$4: tables and values byte-identical" $? "$_d"
-	kernel_ok "$4: write"
-}
-
-# good_write PARAM NAME: a valid write afterwards plans a table.
+# good_write: valid writes plan cpt-plan's tables; back to the defaults.
 good_write() {
-	if [ "$1" = cpu_pattern ]; then
-		echo N >$P/cpu_pattern && cmp -s $T $TMP/want.N
-		ok "$2: a good write works afterwards (N)" $? "$(cat $T)"
-	else
-		echo 2 >$P/cpu_npartitions && cmp -s $T $TMP/want.2
-		ok "$2: a good write works afterwards (2)" $? "$(cat $T)"
-	fi
+	kmark G
+	echo N >$P/cpu_pattern && cmp -s $T $TMP/want.N
+	check sysctl "a good write after the section's cases: cpu_pattern=N == cpt-plan" $? "$(cat $T)"
+	echo >$P/cpu_pattern
+	echo 2 >$P/cpu_npartitions && cmp -s $T $TMP/want.2
+	check sysctl "a good write after the section's cases: cpu_npartitions=2 == cpt-plan" $? "$(cat $T)"
+	echo 0 >$P/cpu_npartitions
+	cmp -s $T $TMP/want.t && cmp -s $D $TMP/want.d
+	check sysctl "back to the defaults: table and distance == cpt-plan" $? "$(cat $T)"
+	md5sum $FILES >$TMP/base
 }
 
-# run_case ERRNO WHERE PARAM VALUE WHAT
-run_case() {
-	_name="$3 '$(printf '%.40s' "$4")' ($5)"
-	case $4 in
-	*@MEMNODE@*) [ -n "$MEMNODE" ] || { echo "SKIP: $_name: no memory-only node"; return; } ;;
-	esac
-	NCASES=$((NCASES + 1))
-	# %b: \n, \t, \r, \0NNN in the file are the bytes themselves.
-	printf '%b' "$(value "$4")" >$TMP/val
-	LOADMSG=
-	PHASE=load
-	case $2 in
-	both|load)
-		bad_load "$1" "$3" "$_name"
-		good_load "$_name" || return ;;
-	*)
-		insmod ./cpt.ko || { fail "$_name: insmod cpt.ko"; return; } ;;
-	esac
-	PHASE=sysctl
-	case $2 in
-	both|sysctl|seek)
-		bad_write "$1" "$3" "$2" "$_name"
-		good_write "$3" "$_name" ;;
-	esac
-	rmmod cpt || fail "$_name: rmmod cpt"
+# ---------------------------------------------------------------------------
+# evaluate PHASE: read the kernel log once, split it at the marks, and
+# print the checks of every case of the phase from $RESULTS.  The load
+# phase keeps each case's line in $TMP/loadmsg for the sysctl phase.
+evaluate() {
+	dmesg -r >$TMP/klog
+	touch $TMP/loadmsg
+	awk -v phase="$1" -v mark="$MARK" -v badre="$BAD_RE" -v taint0="$TAINT0" \
+	    -v loadmsg=$TMP/loadmsg -v klog=$TMP/klog '
+	function errtext(e) {
+		return e == "EINVAL" ? "Invalid argument" :
+		       e == "ERANGE" ? "Numerical result out of range" :
+		       e == "ENODEV" ? "No such device" :
+		       e == "E2BIG" ? "Argument list too long" : "errno " e
+	}
+	function check(name, ok, details) {
+		n_checks++
+		if (ok) {
+			print "PASS: " name
+		} else {
+			n_fail++
+			print "FAIL: " name
+			if (details != "")
+				print substr(details, 2)
+		}
+	}
+	BEGIN { FS = "\t" }
+	FILENAME == loadmsg { lmsg[$1] = $2; next }
+	FILENAME != klog {
+		ids[++n] = $1; errno[$1] = $2; param[$1] = $3; where[$1] = $4
+		err[$1] = $5; state[$1] = $6; taint[$1] = $7; name[$1] = $8
+		next
+	}
+	{
+		line = $0
+		text = line
+		lvl = 9
+		if (match(line, /^<[0-9]+>\[[ 0-9.]+\] /)) {
+			lvl = substr(line, 2, index(line, ">") - 2) + 0
+			text = substr(line, RLENGTH + 1)
+		}
+		if (index(text, mark) == 1) {
+			cur = substr(text, length(mark) + 1)
+			next
+		}
+		if (cur == "")
+			next
+		log_[cur] = log_[cur] "\n    | " line
+		if (text ~ badre)
+			bad[cur] = 1
+		# cpt lines, and error lines: a message split by a newline
+		# goes on as a line of its own.
+		if (lvl <= 3 || text ~ /cpt/) {
+			gsub(/\t/, "<TAB>", text)
+			nraw[cur]++
+			if (!((cur, text) in seen)) {
+				seen[cur, text] = 1
+				ndist[cur]++
+				if (!(cur in msg))
+					msg[cur] = text
+			}
+		}
+	}
+	END {
+		if (bad["G"])
+			check("no oops or WARN around the good loads and writes", 0, log_["G"])
+		for (i = 1; i <= n; i++) {
+			id = ids[i]
+			nm = name[id]
+			word = param[id] == "cpu_pattern" ? "cpt: cpu_pattern: " : "npartitions"
+			m = msg[id]
+			if (phase == "load") {
+				check(nm ": load fails with " errno[id] " (" err[id] ")",
+				      index(err[id], errtext(errno[id])) > 0, "")
+				check(nm ": one log line: " (m == "" ? "(none)" : m),
+				      ndist[id] == 1 && index(m, "cpt: ") == 1 && index(m, word) > 0,
+				      log_[id])
+				check(nm ": nothing registered after the failed load", state[id] == 0, "")
+				print substr(id, 2) "\t" m >loadmsg
+			} else {
+				check(nm ": write fails with " errno[id] " (" err[id] ")",
+				      err[id] == errtext(errno[id]), "")
+				if (where[id] == "seek")
+					# Not a value the planner refused: no line to match.
+					check(nm ": at most one log line: " (m == "" ? "(none)" : m), nraw[id] <= 1, log_[id])
+				else
+					check(nm ": one log line: " (m == "" ? "(none)" : m),
+					      nraw[id] == 1 && index(m, "cpt: ") == 1 && index(m, word) > 0,
+					      log_[id])
+				if (where[id] == "both") {
+					# The file is cpu_npartitions, whichever parameter.
+					lm = lmsg[substr(id, 2)]
+					sub(/parameter `npartitions'"'"'/, "parameter `cpu_npartitions'"'"'", lm)
+					check(nm ": the line logged at load", m == lm,
+					      "\n    | at load: " lm)
+				}
+				check(nm ": tables and values byte-identical", state[id] == 0, "")
+			}
+			check(nm ": " phase ": no oops or WARN, taint unchanged",
+			      !bad[id] && taint[id] == taint0, log_[id])
+		}
+		print "checks " n_checks + 0 " " n_fail + 0
+	}' $TMP/loadmsg "$RESULTS" $TMP/klog >$TMP/eval
+	grep -v '^checks ' $TMP/eval
+	_phase=$1
+	# shellcheck disable=SC2046 # "checks N F"
+	set -- $(grep '^checks ' $TMP/eval)
+	if [ "$_phase" = load ]; then NLOAD=$((NLOAD + $2)); else NSYSCTL=$((NSYSCTL + $2)); fi
+	NFAIL=$((NFAIL + $3))
 }
 
-# The tables a good load and the good writes must give, for the CPUs
-# online now.
-expected() {
+# Run the cases of FILTER (on/off) through both phases.
+phases() {
+	# The tables a good load and good writes give with these CPUs online.
 	plan >$TMP/want.t
 	plan --distance >$TMP/want.d
 	plan --pattern N >$TMP/want.N
 	plan --npartitions 2 >$TMP/want.2
-}
+	RESULTS=$TMP/load.$1
+	MARK=badparam-$$-load-$1-
+	: >"$RESULTS"
+	: >$TMP/loadmsg
+	echo "== load phase, $2 (t=$(elapsed "$T0")s)"
+	for_cases "$1" load_case
+	evaluate load
 
-# run_cases FILTER: the cases whose VALUE does (on) or does not (off)
-# have @OFF@.
-run_cases() {
-	expected
-	while IFS='	' read -r _e _w _p _v _what; do
-		case $_e in ''|'#'*) continue ;; esac
-		case $1:$_v in
-		on:*@OFF@*|off:*) ;;
-		*) continue ;;
-		esac
-		case $1:$_v in off:*@OFF@*) continue ;; esac
-		run_case "$_e" "$_w" "$_p" "$_v" "$_what"
-	done <"$CASES"
+	RESULTS=$TMP/sysctl.$1
+	MARK=badparam-$$-sysctl-$1-
+	: >"$RESULTS"
+	echo "== sysctl phase, $2 (t=$(elapsed "$T0")s)"
+	if insmod ./cpt.ko; then
+		md5sum $FILES >$TMP/base
+		for_cases "$1" sysctl_case
+		rmmod cpt || check sysctl "rmmod cpt after the sysctl phase" 1
+		evaluate sysctl
+	else
+		check sysctl "insmod cpt.ko for the sysctl phase" 1
+	fi
 }
 
 # ---------------------------------------------------------------------------
 echo "== topology"
 topology
-[ -r "$CASES" ] || { fail "cases file $CASES"; exit 1; }
-[ -x ./cpt-plan ] || { fail "cpt-plan is in the initramfs"; exit 1; }
-TAINT0=$(($(cat /proc/sys/kernel/tainted) & ~TAINT_OK))
+[ -r "$CASES" ] || { echo "FAIL: no cases file $CASES"; exit 1; }
+[ -x ./cpt-plan ] || { echo "FAIL: cpt-plan is not in the initramfs"; exit 1; }
 # The first load of an unsigned module logs "cpt: module verification
 # failed" and taints E: get that out of the way of the cases.
-insmod ./cpt.ko && rmmod cpt || fail "a first load with defaults"
+insmod ./cpt.ko && rmmod cpt || { echo "FAIL: a first load with defaults"; exit 1; }
+taint
+TAINT0=$TAINT
 
-echo "== all CPUs online (t=$(elapsed "$T0")s)"
-run_cases off
-echo "== CPU $LAST offline (t=$(elapsed "$T0")s)"
+phases off "all CPUs online"
 # A WARN while a CPU goes offline is known on 6.12 under TCG (sched_cpu_dying,
-# see scripts/vm-run): not cpt's, so not a panic; vm-run reports it.
-_pw=$(cat /proc/sys/kernel/panic_on_warn)
+# see scripts/vm-run): not cpt's, so no panic for it; vm-run reports it.
+read -r _pw </proc/sys/kernel/panic_on_warn
 echo 0 >/proc/sys/kernel/panic_on_warn
 if echo 0 >$SYSCPU/cpu$LAST/online; then
 	echo "$_pw" >/proc/sys/kernel/panic_on_warn
-	run_cases on
-	echo 1 >$SYSCPU/cpu$LAST/online || fail "CPU $LAST back online"
+	phases on "CPU $LAST offline"
+	echo 0 >/proc/sys/kernel/panic_on_warn
+	echo 1 >$SYSCPU/cpu$LAST/online || { echo "FAIL: CPU $LAST back online"; NFAIL=$((NFAIL + 1)); }
 else
-	fail "CPU $LAST offline"
+	echo "FAIL: CPU $LAST offline"
+	NFAIL=$((NFAIL + 1))
 fi
 echo "$_pw" >/proc/sys/kernel/panic_on_warn
 
