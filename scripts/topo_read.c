@@ -313,21 +313,19 @@ struct sysfs_ctx {
 };
 
 /* Read root/rel (rel printf-formatted).  -ENOENT is reported quietly. */
-static int sys_read(struct sysfs_ctx *sx, char **out, char **pathp,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int sys_vread(struct sysfs_ctx *sx, char **out, char **pathp,
+		     const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
-static int sys_read(struct sysfs_ctx *sx, char **out, char **pathp,
-		    const char *fmt, ...)
+static int sys_vread(struct sysfs_ctx *sx, char **out, char **pathp,
+		     const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *rel, *path;
 	int ret;
 
 	*out = NULL;
 	*pathp = NULL;
-	va_start(ap, fmt);
 	rel = xvasprintf(fmt, ap);
-	va_end(ap);
 	path = rel ? xasprintf("%s/%s", sx->root, rel) : NULL;
 	free(rel);
 	if (!path) {
@@ -343,6 +341,21 @@ static int sys_read(struct sysfs_ctx *sx, char **out, char **pathp,
 				path, strerror(-ret));
 	}
 	*pathp = path;
+	return ret;
+}
+
+static int sys_read(struct sysfs_ctx *sx, char **out, char **pathp,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int sys_read(struct sysfs_ctx *sx, char **out, char **pathp,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = sys_vread(sx, out, pathp, fmt, ap);
+	va_end(ap);
 	return ret;
 }
 
@@ -419,19 +432,13 @@ static int sys_list_first(struct sysfs_ctx *sx, bool required, int *first,
 			  const char *fmt, ...)
 {
 	va_list ap;
-	char *rel, *text, *path;
+	char *text, *path;
 	int ret;
 
 	*first = -1;
 	va_start(ap, fmt);
-	rel = xvasprintf(fmt, ap);
+	ret = sys_vread(sx, &text, &path, fmt, ap);
 	va_end(ap);
-	if (!rel) {
-		set_err(sx->errbuf, sx->errlen, "out of memory");
-		return -ENOMEM;
-	}
-	ret = sys_read(sx, &text, &path, "%s", rel);
-	free(rel);
 	if (ret == -ENOENT && required) {
 		ret = sys_missing(sx, path);
 	} else if (!ret) {
@@ -456,18 +463,12 @@ static int sys_number(struct sysfs_ctx *sx, long *val, const char *fmt, ...)
 static int sys_number(struct sysfs_ctx *sx, long *val, const char *fmt, ...)
 {
 	va_list ap;
-	char *rel, *text, *path;
+	char *text, *path;
 	int ret;
 
 	va_start(ap, fmt);
-	rel = xvasprintf(fmt, ap);
+	ret = sys_vread(sx, &text, &path, fmt, ap);
 	va_end(ap);
-	if (!rel) {
-		set_err(sx->errbuf, sx->errlen, "out of memory");
-		return -ENOMEM;
-	}
-	ret = sys_read(sx, &text, &path, "%s", rel);
-	free(rel);
 	if (!ret) {
 		const char *s = skip_blanks(text);
 		bool neg = *s == '-';
