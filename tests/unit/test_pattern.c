@@ -29,17 +29,6 @@ static void pat_is(struct cpt_topo *(*build)(void), int np,
 	cpt_topo_free(t);
 }
 
-static void sb_cores(struct sbuf *sb, int a, int b, int T)
-{
-	int i;
-
-	for (i = a; i <= b; i++)
-		sb_printf(sb, " %d", i);
-	if (T)
-		for (i = a; i <= b; i++)
-			sb_printf(sb, " %d", i + T);
-}
-
 /* ---- explicit lists ------------------------------------------------------- */
 
 static void test_explicit(void **state)

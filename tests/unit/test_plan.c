@@ -36,18 +36,6 @@ static void layout_free(struct cpt_topo *(*build)(void), int np, int P,
 	cpt_topo_free(t);
 }
 
-/* " a ... b" then, with Intel numbering of @T cores, " a+T ... b+T". */
-static void sb_cores(struct sbuf *sb, int a, int b, int T)
-{
-	int i;
-
-	for (i = a; i <= b; i++)
-		sb_printf(sb, " %d", i);
-	if (T)
-		for (i = a; i <= b; i++)
-			sb_printf(sb, " %d", i + T);
-}
-
 static void sb_range(struct sbuf *sb, int a, int b)
 {
 	sb_cores(sb, a, b, 0);

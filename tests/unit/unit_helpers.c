@@ -77,6 +77,18 @@ void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	}
 }
 
+/* " a ... b" then, with Intel numbering of @T cores, " a+T ... b+T". */
+void sb_cores(struct sbuf *sb, int a, int b, int T)
+{
+	int i;
+
+	for (i = a; i <= b; i++)
+		sb_printf(sb, " %d", i);
+	if (T)
+		for (i = a; i <= b; i++)
+			sb_printf(sb, " %d", i + T);
+}
+
 void sb_free(struct sbuf *sb)
 {
 	free(sb->s);

@@ -45,6 +45,7 @@ struct sbuf {
 };
 void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void sb_cores(struct sbuf *sb, int a, int b, int T);
 void sb_free(struct sbuf *sb);
 
 /* What the test knows about a topology, derived from doc/planner.md. */
