@@ -5,7 +5,9 @@
 #   make            build cpt.ko against KDIR
 #   make tools      build scripts/cpt-plan
 #   make run        install what is missing, build, boot the seed topology
-#   make check      every test: unit, tool, kbuild (W=1 C=1, 6.1 and 6.12), VM
+#   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 6.1, 6.1-rt,
+#                   6.12), man, install, dkms, VM matrix, bad parameters,
+#                   live tuning, short soak
 #
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -61,9 +63,11 @@ include tests/live/live.mk
 include packaging/pkg.mk
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
+include tests/soak/soak.mk
 include tests/badparam/badparam.mk
 
-check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm test-live
+check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm \
+	test-badparam test-live test-soak
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

@@ -75,8 +75,7 @@ put() {
 	fi
 }
 
-# Number of "cpt:" lines in the kernel log.
-klines() { dmesg | grep -c ' cpt: '; }
+# The last "cpt:" line of the kernel log, without its time stamp.
 lastk() { dmesg | grep ' cpt: ' | tail -n 1 | sed 's/^\[[^]]*\] //'; }
 
 cpu_online() { [ "$1" = 0 ] || [ "$(cat $SYS/cpu$1/online)" = 1 ]; }
