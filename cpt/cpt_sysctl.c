@@ -26,9 +26,9 @@
  * shell's read builtin) also gets one table, the one its first call saw,
  * even when the table is replaced between two calls: the file position
  * remembers it (see cpt_pos_tag()), and the texts of replaced tables stay
- * available for CPT_RECENT renderings.  A reader that falls further behind
- * gets -EAGAIN rather than the end of another table; reading again from
- * offset 0 gives the table in force.
+ * available for CPT_RECENT renderings of that file.  A reader that falls
+ * further behind gets -EAGAIN rather than the end of another table;
+ * reading again from offset 0 gives the table in force.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -71,13 +71,15 @@ static u64 cpt_pos_tag(u64 generation)
 }
 
 /*
- * The texts rendered last, of any table and file, each with a reference:
+ * The texts rendered last, CPT_RECENT of each file, each with a reference:
  * a reader that started on a table replaced since finds its text here.
- * The text of the table in force is never the oldest one, so it stays.
+ * One ring per file, so that readers of the other files do not push a
+ * slow reader's text out.  The text of the table in force is never the
+ * oldest one, so it stays.
  */
 #define CPT_RECENT	32
-static struct cpt_text *cpt_recent[CPT_RECENT];
-static unsigned int cpt_recent_next;
+static struct cpt_text *cpt_recent[CPT_NR_TEXTS][CPT_RECENT];
+static unsigned int cpt_recent_next[CPT_NR_TEXTS];
 static DEFINE_SPINLOCK(cpt_recent_lock);
 
 void cpt_text_put(struct cpt_text *text)
@@ -88,13 +90,15 @@ void cpt_text_put(struct cpt_text *text)
 
 static void cpt_recent_add(struct cpt_text *text)
 {
+	struct cpt_text **ring = cpt_recent[text->kind];
+	unsigned int *next = &cpt_recent_next[text->kind];
 	struct cpt_text *old;
 
 	refcount_inc(&text->ref);
 	spin_lock(&cpt_recent_lock);
-	old = cpt_recent[cpt_recent_next];
-	cpt_recent[cpt_recent_next] = text;
-	cpt_recent_next = (cpt_recent_next + 1) % CPT_RECENT;
+	old = ring[*next];
+	ring[*next] = text;
+	*next = (*next + 1) % CPT_RECENT;
 	spin_unlock(&cpt_recent_lock);
 	cpt_text_put(old);
 }
@@ -102,14 +106,14 @@ static void cpt_recent_add(struct cpt_text *text)
 /* The recent text of @kind whose generation has @tag, referenced. */
 static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag)
 {
+	struct cpt_text **ring = cpt_recent[kind];
 	struct cpt_text *text = NULL;
 	int i;
 
 	spin_lock(&cpt_recent_lock);
 	for (i = 0; i < CPT_RECENT; i++) {
-		if (cpt_recent[i] && cpt_recent[i]->kind == kind &&
-		    cpt_pos_tag(cpt_recent[i]->generation) == tag) {
-			text = cpt_recent[i];
+		if (ring[i] && cpt_pos_tag(ring[i]->generation) == tag) {
+			text = ring[i];
 			refcount_inc(&text->ref);
 			break;
 		}
@@ -120,11 +124,13 @@ static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag)
 
 static void cpt_recent_clear(void)
 {
-	int i;
+	int k, i;
 
-	for (i = 0; i < CPT_RECENT; i++) {
-		cpt_text_put(cpt_recent[i]);
-		cpt_recent[i] = NULL;
+	for (k = 0; k < CPT_NR_TEXTS; k++) {
+		for (i = 0; i < CPT_RECENT; i++) {
+			cpt_text_put(cpt_recent[k][i]);
+			cpt_recent[k][i] = NULL;
+		}
 	}
 }
 

@@ -116,6 +116,41 @@ echo 0 >$N
 same "after the cycles: the fresh table" "$(table)" "$FRESH"
 verify_consumer "after $CYCLES replacements"
 
+
+# ---------------------------------------------------------------------------
+section "a slow reader across replacements"
+# replace_and_read N FILE...: N replacements, each followed by a read of
+# every FILE (which renders its text of the new table).
+replace_and_read() {
+	_n=$1
+	shift
+	while [ "$_n" -gt 0 ]; do
+		echo $((_n % 3 + 1)) >$N
+		for _f; do cat "$_f" >/dev/null; done
+		_n=$((_n - 1))
+	done
+}
+# The texts of each file are kept apart: 40 tables whose other files are
+# read must not push out the table text a slow reader is in the middle of.
+echo 2 >$N
+WANT=$(table)
+exec 3<$P/cpu_partition_table
+dd bs=3 count=1 <&3 >/tmp/slow.out 2>/dev/null
+replace_and_read 40 $P/cpu_partition_distance $N $C
+cat <&3 >>/tmp/slow.out 2>/tmp/slow.err
+exec 3<&-
+same "3 bytes, 40 replacements (other files read), the rest: the first table" \
+	"$(cat /tmp/slow.out)" "$WANT"
+# 40 newer texts of the same file: the reader must start again, and is told.
+exec 3<$P/cpu_partition_table
+dd bs=3 count=1 <&3 >/dev/null 2>&1
+replace_and_read 40 $P/cpu_partition_table
+cat <&3 >/dev/null 2>/tmp/slow.err
+exec 3<&-
+check "3 bytes, 40 replacements (table read): EAGAIN, not another table's end" \
+	grep -q 'temporarily unavailable' /tmp/slow.err
+echo 0 >$N
+same "a fresh read gives the table in force" "$(table)" "$FRESH"
 # ---------------------------------------------------------------------------
 section "$HOTPLUG offline/online cycles under a reader"
 # Two partitions, so that a CPU coming back has a partition to return to.

@@ -93,6 +93,7 @@ for k in $kernels; do
 	echo "$k: log $log"
 done
 echo "soak total: kernels=$(echo $kernels | wc -w) failed=$nfail" \
-	"cycles=$(total cycles) reads=$(total reads) replacements=$(total replacements)" \
+	"cycles=$(total cycles) reads=$(total reads) again=$(total again)" \
+	"replacements=$(total replacements)" \
 	"hotplug=$(total hotplug) errors=$(total errors) in $(($(date +%s) - t_all))s"
 exit $status
