@@ -27,8 +27,9 @@
  * even when the table is replaced between two calls: the file position
  * remembers it (see cpt_pos_tag()), and the texts of replaced tables stay
  * available for CPT_RECENT renderings of that file.  A reader that falls
- * further behind gets -EAGAIN rather than the end of another table;
- * reading again from offset 0 gives the table in force.
+ * further behind gets -EAGAIN rather than the end of another table (or 0
+ * bytes, if it had read all of its text); reading again from offset 0
+ * gives the table in force.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -80,12 +81,37 @@ static u64 cpt_pos_tag(u64 generation)
 #define CPT_RECENT	32
 static struct cpt_text *cpt_recent[CPT_NR_TEXTS][CPT_RECENT];
 static unsigned int cpt_recent_next[CPT_NR_TEXTS];
+
+/*
+ * The lengths of the texts pushed out of those rings, the last CPT_GONE of
+ * each file: a reader that got a whole text and comes back to find the
+ * end (as cat does) gets 0 bytes even when the text itself is gone.
+ */
+#define CPT_GONE	128
+struct cpt_gone {
+	u64 tag;
+	size_t len;
+};
+static struct cpt_gone cpt_gone[CPT_NR_TEXTS][CPT_GONE];
+static unsigned int cpt_gone_next[CPT_NR_TEXTS];
 static DEFINE_SPINLOCK(cpt_recent_lock);
 
 void cpt_text_put(struct cpt_text *text)
 {
 	if (text && refcount_dec_and_test(&text->ref))
 		kvfree(text);
+}
+
+/* Under cpt_recent_lock. */
+static void cpt_gone_add(const struct cpt_text *text)
+{
+	unsigned int *next = &cpt_gone_next[text->kind];
+
+	cpt_gone[text->kind][*next] = (struct cpt_gone) {
+		.tag = cpt_pos_tag(text->generation),
+		.len = text->len,
+	};
+	*next = (*next + 1) % CPT_GONE;
 }
 
 static void cpt_recent_add(struct cpt_text *text)
@@ -99,8 +125,27 @@ static void cpt_recent_add(struct cpt_text *text)
 	old = ring[*next];
 	ring[*next] = text;
 	*next = (*next + 1) % CPT_RECENT;
+	if (old)
+		cpt_gone_add(old);
 	spin_unlock(&cpt_recent_lock);
 	cpt_text_put(old);
+}
+
+/* Whether offset @off is the end (or past it) of a text pushed out. */
+static bool cpt_gone_at_end(enum cpt_text_kind kind, u64 tag, u64 off)
+{
+	bool end = false;
+	int i;
+
+	spin_lock(&cpt_recent_lock);
+	for (i = 0; i < CPT_GONE; i++) {
+		if (cpt_gone[kind][i].tag == tag) {
+			end = off >= cpt_gone[kind][i].len;
+			break;
+		}
+	}
+	spin_unlock(&cpt_recent_lock);
+	return end;
 }
 
 /* The recent text of @kind whose generation has @tag, referenced. */
@@ -131,6 +176,7 @@ static void cpt_recent_clear(void)
 			cpt_text_put(cpt_recent[k][i]);
 			cpt_recent[k][i] = NULL;
 		}
+		memset(cpt_gone[k], 0, sizeof(cpt_gone[k]));
 	}
 }
 
@@ -230,6 +276,11 @@ static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 	if (*ppos < 0)
 		return -EINVAL;
 	text = cpt_text_at(kind, *ppos);
+	if (PTR_ERR_OR_ZERO(text) == -EAGAIN &&
+	    cpt_gone_at_end(kind, (u64)*ppos >> CPT_POS_SHIFT, off)) {
+		*lenp = 0;
+		return 0;
+	}
 	if (IS_ERR(text))
 		return PTR_ERR(text);
 	/* A distance file of 8192 partitions is 0.6 GB: far from this. */

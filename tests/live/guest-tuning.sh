@@ -149,6 +149,16 @@ cat <&3 >/dev/null 2>/tmp/slow.err
 exec 3<&-
 check "3 bytes, 40 replacements (table read): EAGAIN, not another table's end" \
 	grep -q 'temporarily unavailable' /tmp/slow.err
+# A reader that got the whole text and comes back for the end (as cat
+# does) finds it, even when its text is gone.
+exec 3<$P/cpu_partition_table
+dd bs=4096 count=1 <&3 >/dev/null 2>&1
+replace_and_read 40 $P/cpu_partition_table
+cat <&3 >/tmp/slow.out 2>/tmp/slow.err
+_rc=$?
+exec 3<&-
+check "whole table, 40 replacements (table read), then end of file: no error" \
+	sh -c "[ $_rc = 0 ] && [ ! -s /tmp/slow.out ] && [ ! -s /tmp/slow.err ]"
 echo 0 >$N
 same "a fresh read gives the table in force" "$(table)" "$FRESH"
 # ---------------------------------------------------------------------------
