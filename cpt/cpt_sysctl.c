@@ -241,7 +241,10 @@ static struct cpt_text *cpt_text_get(struct cptab *tab,
 	return text;
 }
 
-/* The text a read at *ppos continues, or that of the table in force. */
+/*
+ * The text a read at *ppos continues, or that of the table in force; NULL
+ * when the position is the end of a text pushed out since (0 bytes).
+ */
 static struct cpt_text *cpt_text_at(enum cpt_text_kind kind, loff_t pos)
 {
 	u64 tag = (u64)pos >> CPT_POS_SHIFT;
@@ -249,12 +252,16 @@ static struct cpt_text *cpt_text_at(enum cpt_text_kind kind, loff_t pos)
 	struct cptab *tab;
 
 	if (tag) {
+		text = cpt_recent_find(kind, tag);
+		if (text)
+			return text;
+		if (cpt_gone_at_end(kind, tag, (u64)pos & CPT_POS_OFFSET))
+			return NULL;
 		/*
 		 * Replaced, and CPT_RECENT texts rendered since: rather than
 		 * join two tables, make the reader start again.
 		 */
-		text = cpt_recent_find(kind, tag);
-		return text ?: ERR_PTR(-EAGAIN);
+		return ERR_PTR(-EAGAIN);
 	}
 	tab = cpt_get();
 	if (!tab)
@@ -276,13 +283,12 @@ static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 	if (*ppos < 0)
 		return -EINVAL;
 	text = cpt_text_at(kind, *ppos);
-	if (PTR_ERR_OR_ZERO(text) == -EAGAIN &&
-	    cpt_gone_at_end(kind, (u64)*ppos >> CPT_POS_SHIFT, off)) {
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	if (!text) {
 		*lenp = 0;
 		return 0;
 	}
-	if (IS_ERR(text))
-		return PTR_ERR(text);
 	/* A distance file of 8192 partitions is 0.6 GB: far from this. */
 	if (text->len > CPT_POS_OFFSET) {
 		ret = -EFBIG;
