@@ -57,6 +57,7 @@ enum cpt_text_kind {
 
 struct cpt_text {
 	refcount_t ref;
+	struct list_head recent;	/* in cpt_sysctl.c's cpt_recent */
 	enum cpt_text_kind kind;
 	u64 generation;
 	size_t len;

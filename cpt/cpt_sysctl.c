@@ -26,10 +26,10 @@
  * shell's read builtin) also gets one table, the one its first call saw,
  * even when the table is replaced between two calls: the file position
  * remembers it (see cpt_pos_tag()), and the texts of replaced tables stay
- * available for CPT_RECENT renderings of that file.  A reader that falls
- * further behind gets -EAGAIN rather than the end of another table (or 0
- * bytes, if it had read all of its text); reading again from offset 0
- * gives the table in force.
+ * available for a while (see cpt_recent).  A reader that falls further
+ * behind gets -EAGAIN rather than the end of another table (or 0 bytes, if
+ * it had read all of its text); reading again from offset 0 gives the
+ * table in force.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +37,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
@@ -72,18 +73,30 @@ static u64 cpt_pos_tag(u64 generation)
 }
 
 /*
- * The texts rendered last, CPT_RECENT of each file, each with a reference:
- * a reader that started on a table replaced since finds its text here.
- * One ring per file, so that readers of the other files do not push a
- * slow reader's text out.  The text of the table in force is never the
- * oldest one, so it stays.
+ * The texts of each file rendered last, newest first, each with a
+ * reference: a reader that started on a table replaced since finds its
+ * text here.  Each file keeps the last CPT_RECENT_MIN texts, and more, up
+ * to CPT_RECENT_MAX, while they take at most CPT_RECENT_BYTES: the small
+ * texts of a few hundred CPUs stay for 2048 replacements, more than a
+ * starved reader falls behind even under a write loop, while the 0.4 MB
+ * distance text of 8192 CPUs and 256 partitions costs at most 32 copies.
+ * One list per file, so that readers of the other files do not push a
+ * slow reader's text out.  The text of the table in force is among the
+ * newest of its file, so it stays.
  */
-#define CPT_RECENT	32
-static struct cpt_text *cpt_recent[CPT_NR_TEXTS][CPT_RECENT];
-static unsigned int cpt_recent_next[CPT_NR_TEXTS];
+#define CPT_RECENT_MIN		32
+#define CPT_RECENT_MAX		2048
+#define CPT_RECENT_BYTES	(512 * 1024)
+
+struct cpt_recent {
+	struct list_head texts;
+	unsigned int nr;
+	size_t bytes;
+};
+static struct cpt_recent cpt_recent[CPT_NR_TEXTS];
 
 /*
- * The lengths of the texts pushed out of those rings, the last CPT_GONE of
+ * The lengths of the texts pushed out of those lists, the last CPT_GONE of
  * each file: a reader that got a whole text and comes back to find the
  * end (as cat does) gets 0 bytes even when the text itself is gone.
  */
@@ -102,6 +115,11 @@ void cpt_text_put(struct cpt_text *text)
 		kvfree(text);
 }
 
+static size_t cpt_text_size(const struct cpt_text *text)
+{
+	return struct_size(text, buf, text->len + 1);
+}
+
 /* Under cpt_recent_lock. */
 static void cpt_gone_add(const struct cpt_text *text)
 {
@@ -114,21 +132,50 @@ static void cpt_gone_add(const struct cpt_text *text)
 	*next = (*next + 1) % CPT_GONE;
 }
 
+/* Under cpt_recent_lock: whether @r keeps more than it must. */
+static bool cpt_recent_over(const struct cpt_recent *r)
+{
+	return r->nr > CPT_RECENT_MIN &&
+	       (r->nr > CPT_RECENT_MAX || r->bytes > CPT_RECENT_BYTES);
+}
+
+/* Under cpt_recent_lock: move the oldest text of @r to @gone. */
+static void cpt_recent_drop_oldest(struct cpt_recent *r,
+				   struct list_head *gone)
+{
+	struct cpt_text *old;
+
+	old = list_last_entry(&r->texts, struct cpt_text, recent);
+	list_move(&old->recent, gone);
+	r->nr--;
+	r->bytes -= cpt_text_size(old);
+	cpt_gone_add(old);
+}
+
+static void cpt_put_list(struct list_head *texts)
+{
+	struct cpt_text *text, *next;
+
+	list_for_each_entry_safe(text, next, texts, recent) {
+		list_del(&text->recent);
+		cpt_text_put(text);
+	}
+}
+
 static void cpt_recent_add(struct cpt_text *text)
 {
-	struct cpt_text **ring = cpt_recent[text->kind];
-	unsigned int *next = &cpt_recent_next[text->kind];
-	struct cpt_text *old;
+	struct cpt_recent *r = &cpt_recent[text->kind];
+	LIST_HEAD(gone);
 
 	refcount_inc(&text->ref);
 	spin_lock(&cpt_recent_lock);
-	old = ring[*next];
-	ring[*next] = text;
-	*next = (*next + 1) % CPT_RECENT;
-	if (old)
-		cpt_gone_add(old);
+	list_add(&text->recent, &r->texts);
+	r->nr++;
+	r->bytes += cpt_text_size(text);
+	while (cpt_recent_over(r))
+		cpt_recent_drop_oldest(r, &gone);
 	spin_unlock(&cpt_recent_lock);
-	cpt_text_put(old);
+	cpt_put_list(&gone);
 }
 
 /* Whether offset @off is the end (or past it) of a text pushed out. */
@@ -151,33 +198,42 @@ static bool cpt_gone_at_end(enum cpt_text_kind kind, u64 tag, u64 off)
 /* The recent text of @kind whose generation has @tag, referenced. */
 static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag)
 {
-	struct cpt_text **ring = cpt_recent[kind];
-	struct cpt_text *text = NULL;
-	int i;
+	struct cpt_text *text, *found = NULL;
 
 	spin_lock(&cpt_recent_lock);
-	for (i = 0; i < CPT_RECENT; i++) {
-		if (ring[i] && cpt_pos_tag(ring[i]->generation) == tag) {
-			text = ring[i];
-			refcount_inc(&text->ref);
+	list_for_each_entry(text, &cpt_recent[kind].texts, recent) {
+		if (cpt_pos_tag(text->generation) == tag) {
+			found = text;
+			refcount_inc(&found->ref);
 			break;
 		}
 	}
 	spin_unlock(&cpt_recent_lock);
-	return text;
+	return found;
+}
+
+static void cpt_recent_init(void)
+{
+	int k;
+
+	for (k = 0; k < CPT_NR_TEXTS; k++)
+		INIT_LIST_HEAD(&cpt_recent[k].texts);
 }
 
 static void cpt_recent_clear(void)
 {
-	int k, i;
+	LIST_HEAD(gone);
+	int k;
 
+	spin_lock(&cpt_recent_lock);
 	for (k = 0; k < CPT_NR_TEXTS; k++) {
-		for (i = 0; i < CPT_RECENT; i++) {
-			cpt_text_put(cpt_recent[k][i]);
-			cpt_recent[k][i] = NULL;
-		}
+		list_splice_init(&cpt_recent[k].texts, &gone);
+		cpt_recent[k].nr = 0;
+		cpt_recent[k].bytes = 0;
 		memset(cpt_gone[k], 0, sizeof(cpt_gone[k]));
 	}
+	spin_unlock(&cpt_recent_lock);
+	cpt_put_list(&gone);
 }
 
 /* Like snprintf: the full length, at most @size bytes written with a NUL. */
@@ -258,8 +314,9 @@ static struct cpt_text *cpt_text_at(enum cpt_text_kind kind, loff_t pos)
 		if (cpt_gone_at_end(kind, tag, (u64)pos & CPT_POS_OFFSET))
 			return NULL;
 		/*
-		 * Replaced, and CPT_RECENT texts rendered since: rather than
-		 * join two tables, make the reader start again.
+		 * Replaced, and so many texts rendered since that this one
+		 * is gone: rather than join two tables, make the reader start
+		 * again.
 		 */
 		return ERR_PTR(-EAGAIN);
 	}
@@ -455,6 +512,7 @@ static struct ctl_table_header *cpt_sysctl_header;
  */
 int cpt_sysctl_register(void)
 {
+	cpt_recent_init();
 	cpt_sysctl_header = register_sysctl("lnet", cpt_sysctl_table);
 	return cpt_sysctl_header ? 0 : -ENOMEM;
 }

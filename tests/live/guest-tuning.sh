@@ -83,6 +83,8 @@ check "anyone may read" su -s /bin/sh nobody -c "cat $P/cpu_partition_table $N $
 
 # ---------------------------------------------------------------------------
 section "$CYCLES replacements under 5 concurrent readers"
+# Each file keeps its last 2048 small texts, more than CYCLES: however
+# starved a reader, it never gets EAGAIN here.
 rm -f /tmp/exp.table /tmp/exp.dist
 for n in 0 1 2 3 4; do
 	plan --npartitions $n | sum >>/tmp/exp.table
@@ -141,24 +143,46 @@ cat <&3 >>/tmp/slow.out 2>/tmp/slow.err
 exec 3<&-
 same "3 bytes, 40 replacements (other files read), the rest: the first table" \
 	"$(cat /tmp/slow.out)" "$WANT"
-# 40 newer texts of the same file: the reader must start again, and is told.
+# Newer texts of the same file: a file keeps its small texts for 2048
+# replacements, so a reader 100 tables behind still gets its own.
 exec 3<$P/cpu_partition_table
+dd bs=3 count=1 <&3 >/tmp/slow.out 2>/dev/null
+replace_and_read 100 $P/cpu_partition_table
+cat <&3 >>/tmp/slow.out 2>/tmp/slow.err
+exec 3<&-
+same "3 bytes, 100 replacements (table read), the rest: the first table" \
+	"$(cat /tmp/slow.out)" "$WANT"
+# Big texts are kept up to 512 KiB a file (beyond the last 32): 150 texts
+# of a 4 KiB pattern push the first one out.  The reader must start
+# again, and is told.
+replace_long() {
+	_n=$1
+	while [ "$_n" -gt 0 ]; do
+		put $C "$LONG" >/dev/null
+		cat $C >/dev/null
+		_n=$((_n - 1))
+	done
+}
+echo 0 >$N
+put $C "$LONG" >/dev/null
+exec 3<$C
 dd bs=3 count=1 <&3 >/dev/null 2>&1
-replace_and_read 40 $P/cpu_partition_table
+replace_long 150
 cat <&3 >/dev/null 2>/tmp/slow.err
 exec 3<&-
-check "3 bytes, 40 replacements (table read): EAGAIN, not another table's end" \
+check "3 bytes of a 4 KiB pattern, 150 replacements: EAGAIN, not another text's end" \
 	grep -q 'temporarily unavailable' /tmp/slow.err
 # A reader that got the whole text and comes back for the end (as cat
 # does) finds it, even when its text is gone.
-exec 3<$P/cpu_partition_table
-dd bs=4096 count=1 <&3 >/dev/null 2>&1
-replace_and_read 40 $P/cpu_partition_table
+exec 3<$C
+dd bs=8192 count=1 <&3 >/dev/null 2>&1
+replace_long 150
 cat <&3 >/tmp/slow.out 2>/tmp/slow.err
 _rc=$?
 exec 3<&-
-check "whole table, 40 replacements (table read), then end of file: no error" \
+check "whole 4 KiB pattern, 150 replacements, then end of file: no error" \
 	sh -c "[ $_rc = 0 ] && [ ! -s /tmp/slow.out ] && [ ! -s /tmp/slow.err ]"
+put $C '' >/dev/null
 echo 0 >$N
 same "a fresh read gives the table in force" "$(table)" "$FRESH"
 # ---------------------------------------------------------------------------

@@ -88,7 +88,10 @@ for k in $kernels; do
 		secs=$(($(date +%s) - t))
 		p=$(grep -c '^PASS: ' "$log")
 		f=$(grep -c '^FAIL: ' "$log")
-		grep '^FAIL: ' "$log" | sed "s/^/$k $s: /"
+		# Each FAIL line with the details shown under it.
+		awk '/^FAIL: /	{ n = 0; d = 1; print; next }
+		     d && /^    \| / && n++ < 40 { print; next }
+		     { d = 0 }' "$log" | sed "s/^/$k $s: /"
 		if ! grep -q '^RESULT: ' "$log"; then
 			echo "$k $s: FAIL: the guest script did not finish (vm-run status $rc)"
 			f=$((f + 1))
