@@ -73,7 +73,8 @@ struct cpt_text {
  * hotplug carries over to the next table.
  *
  * Nothing but @text changes once a table is installed; @text only goes
- * from NULL to a complete rendering (cmpxchg), so readers need no lock.
+ * from NULL to a complete rendering, once (cpt_text_get()), so readers
+ * need no lock.
  * @ref counts the holders, the pointer to the table in force being one.
  */
 struct cptab {

@@ -40,6 +40,7 @@
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -271,26 +272,34 @@ static struct cpt_text *cpt_text_render(const struct cptab *tab,
 
 /*
  * The text of @tab, rendered on first use, with a reference for the
- * caller.  Two first readers may both render it; one rendering wins and
- * the other is dropped, so the text never changes once seen.
+ * caller.  A text is in cpt_recent before any reader can see it: a reader
+ * that got it from @tab and comes back for the rest must find it there,
+ * even when the first reader that rendered it was preempted at once.
+ * cpt_render_lock makes one reader render while the others wait, so the
+ * text never changes once seen.
  */
+static DEFINE_MUTEX(cpt_render_lock);
+
 static struct cpt_text *cpt_text_get(struct cptab *tab,
 				     enum cpt_text_kind kind)
 {
 	struct cpt_text *text;
 
-	/* Pairs with cmpxchg_release(): a text seen is a text complete. */
+	/* Pairs with smp_store_release(): a text seen is a text complete. */
 	text = smp_load_acquire(&tab->text[kind]);
 	if (!text) {
-		text = cpt_text_render(tab, kind);
+		mutex_lock(&cpt_render_lock);
+		text = tab->text[kind];
+		if (!text) {
+			text = cpt_text_render(tab, kind);
+			if (text) {
+				cpt_recent_add(text);
+				smp_store_release(&tab->text[kind], text);
+			}
+		}
+		mutex_unlock(&cpt_render_lock);
 		if (!text)
 			return NULL;
-		if (!cmpxchg_release(&tab->text[kind], NULL, text)) {
-			cpt_recent_add(text);
-		} else {
-			cpt_text_put(text);
-			text = smp_load_acquire(&tab->text[kind]);
-		}
 	}
 	/* @tab holds a reference until the caller puts it. */
 	refcount_inc(&text->ref);
