@@ -109,16 +109,6 @@ static int nearby_partition(const struct update *u, int cpu, bool by_llc,
 	return best;
 }
 
-static int lightest_partition(const struct update *u)
-{
-	int p, best = 0;
-
-	for (p = 1; p < u->nr_parts; p++)
-		if (u->load[p] < u->load[best])
-			best = p;
-	return best;
-}
-
 static int join_partition(const struct update *u, int cpu)
 {
 	int p = sibling_partition(u, cpu);
@@ -129,9 +119,12 @@ static int join_partition(const struct update *u, int cpu)
 		p = nearby_partition(u, cpu, false, false);
 	if (p == CPT_NONE)
 		p = nearby_partition(u, cpu, false, true);
-	if (p == CPT_NONE)
-		p = lightest_partition(u);
-	return p;
+	/*
+	 * Every partition had a CPU when planned, and keeps it: a CPU with
+	 * no member anywhere to join cannot happen.  Should it, the first
+	 * partition is as good as any.
+	 */
+	return p == CPT_NONE ? 0 : p;
 }
 
 static int copy_old(struct update *u, const struct cpt_table *old)

@@ -37,7 +37,7 @@ build/numa_check: $(NUMA_CHECK_SRC) $(TOOL_HDR) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(TOOL_CC) $(SAN) -o $@ $(NUMA_CHECK_SRC) $(CORE_SRC) $(LDFLAGS) -lnuma
 
-build/cpt-bench: $(BENCH_SRC) $(TOOL_HDR) $(CORE_SRC) $(CORE_HDR)
+build/cpt-bench: $(BENCH_SRC) tests/tool/bench_time.h $(TOOL_HDR) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(TOOL_CC) -o $@ $(BENCH_SRC) $(CORE_SRC) $(LDFLAGS)
 

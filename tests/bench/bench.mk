@@ -21,7 +21,7 @@ bench-bins: $(BENCH_BINS) scripts/cpt-plan build/cpt-plan.static
 # The planner with its calloc()/free() counted (ld --wrap) for the memory
 # model; built like cpt-plan otherwise.
 $(BENCH_OUT)/plan-bench: tests/bench/plan_bench.c scripts/topo_read.c \
-		scripts/topo_read.h $(CORE_SRC) $(CORE_HDR)
+		scripts/topo_read.h tests/tool/bench_time.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(BENCH_CC) -Iinclude -Iscripts -o $@ tests/bench/plan_bench.c \
 		scripts/topo_read.c $(CORE_SRC) -Wl,--wrap=calloc,--wrap=free $(LDFLAGS)

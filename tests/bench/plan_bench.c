@@ -34,6 +34,7 @@
 
 #include "cpt_core.h"
 #include "topo_read.h"
+#include "../tool/bench_time.h"
 
 #define GEN_THREADS		2
 #define GEN_CORES_PER_NODE	64
@@ -154,21 +155,6 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 		return -1;
 	*out = (int)v;
 	return 0;
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static int plan_or_die(const struct cpt_topo *topo, int npart,

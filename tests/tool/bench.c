@@ -16,21 +16,7 @@
 
 #include "cpt_core.h"
 #include "topo_read.h"
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench_time.h"
 
 int main(int argc, char **argv)
 {
