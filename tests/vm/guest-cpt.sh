@@ -59,24 +59,7 @@ kmark() {
 }
 klog() { dmesg -r | sed -n "/$MARK\$/,\$p" | sed 1d; }
 
-# cpt_insmod MODULE PARAM...: busybox insmod joins its arguments with
-# spaces and does not quote them, so a value with blanks goes as
-# name="value", as the kernel's parameter parser wants it.
-cpt_insmod() {
-	_mod=$1
-	shift
-	_n=$#
-	while [ "$_n" -gt 0 ]; do
-		_p=$1
-		shift
-		case $_p in
-		*=*\ *|*=*"	"*) _p="${_p%%=*}=\"${_p#*=}\"" ;;
-		esac
-		set -- "$@" "$_p"
-		_n=$((_n - 1))
-	done
-	insmod "$_mod" "$@"
-}
+. "$(dirname "$0")/guest-lib.sh"
 
 # plan OUT [--distance] PARAM...: cpt-plan for module parameters PARAM...
 plan() {

@@ -5,21 +5,11 @@
 # module parameters PARAM... (name=value), print both /proc/sys/lnet files
 # and cpt's kernel log lines.
 
-# busybox insmod does not quote: a value with blanks goes as name="value".
-n=$#
-while [ "$n" -gt 0 ]; do
-	p=$1
-	shift
-	case $p in
-	*=*\ *|*=*"	"*) p="${p%%=*}=\"${p#*=}\"" ;;
-	esac
-	set -- "$@" "$p"
-	n=$((n - 1))
-done
+. "$(dirname "$0")/guest-lib.sh"
 
 echo "== CPUs $(cat /sys/devices/system/cpu/online), kernel $(uname -r)"
 echo "== insmod cpt.ko $*"
-insmod ./cpt.ko "$@"
+cpt_insmod ./cpt.ko "$@"
 rc=$?
 # The loader's own notices (taint, missing signature) are not cpt's.
 cptlog() {
