@@ -56,14 +56,7 @@ done
 # dd: one read() for the whole file; cat: several, joined by the position.
 start_readers 1 bigdd "dd if=$P/cpu_partition_distance bs=1M 2>/dev/null"
 start_readers 1 bigcat "cat $P/cpu_partition_distance"
-t=$(now)
-i=0
-errs=0
-while [ $i -lt "$BIG" ]; do
-	echo $((24 + 24 * (i % 2))) >$N || errs=$((errs + 1))
-	i=$((i + 1))
-done
-wt=$(elapsed "$t")
+repeat "$BIG" 'echo $((24 + 24 * (i % 2))) >$N'
 stop_readers
 check "$BIG writes in ${wt}s" [ "$errs" = 0 ]
 n=$(sort_reads bigdd)

@@ -159,6 +159,19 @@ stop_readers() {
 	rm -f /tmp/stop
 }
 
+# repeat N BODY: run the shell BODY N times, with $i from 0 to N - 1; sets
+# errs to the number of runs that failed and wt to the seconds they took.
+repeat() {
+	_t=$(now)
+	i=0
+	errs=0
+	while [ $i -lt "$1" ]; do
+		eval "$2" || errs=$((errs + 1))
+		i=$((i + 1))
+	done
+	wt=$(elapsed "$_t")
+}
+
 # Split reads into one file per distinct output, /tmp/out.tag/MD5 (the
 # outputs, without separators); print the number of reads.
 sort_reads() {
