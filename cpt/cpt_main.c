@@ -79,17 +79,25 @@ static const struct kernel_param_ops cpt_count_ops = {
  * @name: the parameter's name, for the log line
  * @count: the count, when the text is one
  *
- * Decimal only, like the numbers of cpu_pattern: "0x10" and " 6" are
- * refused.  The range is the planner's to check.
+ * Decimal only, like the numbers of cpu_pattern: "0x10", "010" and " 6"
+ * are refused.  The range is the planner's to check.
  *
  * Return: 0, or -EINVAL / -ERANGE after one log line.
  */
 int cpt_parse_count(const char *val, size_t len, const char *name, int *count)
 {
+	const char *digits;
 	int ret;
 
 	if (strlen(val) != len) {
 		pr_err("%s: NUL byte at offset %zu\n", name, strlen(val));
+		return -EINVAL;
+	}
+	/* The kernel's int parameters, Lustre's among them, read 010 as 8. */
+	digits = val + (*val == '-' || *val == '+');
+	if (digits[0] == '0' && digits[1]) {
+		pr_err("`%*pE' invalid for parameter `%s': no leading zeros (octal elsewhere)\n",
+		       (int)len, val, name);
 		return -EINVAL;
 	}
 	ret = kstrtoint(val, 10, count);
