@@ -86,25 +86,27 @@ static const struct kernel_param_ops cpt_count_ops = {
  */
 int cpt_parse_count(const char *val, size_t len, const char *name, int *count)
 {
-	const char *digits;
-	int ret;
+	const char *digits, *why = "";
+	int ret, n;
 
 	if (strlen(val) != len) {
 		pr_err("%s: NUL byte at offset %zu\n", name, strlen(val));
 		return -EINVAL;
 	}
+	ret = kstrtoint(val, 10, &n);
 	/* The kernel's int parameters, Lustre's among them, read 010 as 8. */
 	digits = val + (*val == '-' || *val == '+');
-	if (digits[0] == '0' && digits[1]) {
-		pr_err("`%*pE' invalid for parameter `%s': no leading zeros (octal elsewhere)\n",
-		       (int)len, val, name);
-		return -EINVAL;
+	if (!ret && digits[0] == '0' && digits[1]) {
+		why = ": no leading zeros (octal elsewhere)";
+		ret = -EINVAL;
 	}
-	ret = kstrtoint(val, 10, count);
-	if (ret)
-		pr_err("`%*pE' invalid for parameter `%s'\n", (int)len, val,
-		       name);
-	return ret;
+	if (ret) {
+		pr_err("`%*pE' invalid for parameter `%s'%s\n", (int)len, val,
+		       name, why);
+		return ret;
+	}
+	*count = n;
+	return 0;
 }
 
 static struct cpt_count_param npartitions;
