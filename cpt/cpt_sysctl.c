@@ -179,36 +179,34 @@ static void cpt_recent_add(struct cpt_text *text)
 	cpt_put_list(&gone);
 }
 
-/* Whether offset @off is the end (or past it) of a text pushed out. */
-static bool cpt_gone_at_end(enum cpt_text_kind kind, u64 tag, u64 off)
+/*
+ * The recent text of @kind whose generation has @tag, referenced.  When it
+ * is gone: NULL if @off is its end (or past it), as for a reader that had
+ * all of it, else -EAGAIN: rather than join two tables, make the reader
+ * start again.
+ */
+static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag,
+					u64 off)
 {
-	bool end = false;
+	struct cpt_text *text, *found = ERR_PTR(-EAGAIN);
 	int i;
-
-	spin_lock(&cpt_recent_lock);
-	for (i = 0; i < CPT_GONE; i++) {
-		if (cpt_gone[kind][i].tag == tag) {
-			end = off >= cpt_gone[kind][i].len;
-			break;
-		}
-	}
-	spin_unlock(&cpt_recent_lock);
-	return end;
-}
-
-/* The recent text of @kind whose generation has @tag, referenced. */
-static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag)
-{
-	struct cpt_text *text, *found = NULL;
 
 	spin_lock(&cpt_recent_lock);
 	list_for_each_entry(text, &cpt_recent[kind].texts, recent) {
 		if (cpt_pos_tag(text->generation) == tag) {
 			found = text;
 			refcount_inc(&found->ref);
+			goto out;
+		}
+	}
+	for (i = 0; i < CPT_GONE; i++) {
+		if (cpt_gone[kind][i].tag == tag) {
+			if (off >= cpt_gone[kind][i].len)
+				found = NULL;
 			break;
 		}
 	}
+out:
 	spin_unlock(&cpt_recent_lock);
 	return found;
 }
@@ -316,19 +314,8 @@ static struct cpt_text *cpt_text_at(enum cpt_text_kind kind, loff_t pos)
 	struct cpt_text *text;
 	struct cptab *tab;
 
-	if (tag) {
-		text = cpt_recent_find(kind, tag);
-		if (text)
-			return text;
-		if (cpt_gone_at_end(kind, tag, (u64)pos & CPT_POS_OFFSET))
-			return NULL;
-		/*
-		 * Replaced, and so many texts rendered since that this one
-		 * is gone: rather than join two tables, make the reader start
-		 * again.
-		 */
-		return ERR_PTR(-EAGAIN);
-	}
+	if (tag)
+		return cpt_recent_find(kind, tag, (u64)pos & CPT_POS_OFFSET);
 	tab = cpt_get();
 	if (!tab)
 		return ERR_PTR(-ENODEV);
