@@ -111,7 +111,6 @@ echo 0 >$N
 same "after the cycles: the fresh table" "$(table)" "$FRESH"
 verify_consumer "after $CYCLES replacements"
 
-
 # ---------------------------------------------------------------------------
 section "a slow reader across replacements"
 # replace_and_read N FILE...: N replacements, each followed by a read of
@@ -119,11 +118,7 @@ section "a slow reader across replacements"
 replace_and_read() {
 	_n=$1
 	shift
-	while [ "$_n" -gt 0 ]; do
-		echo $((_n % 3 + 1)) >$N
-		for _f; do cat "$_f" >/dev/null; done
-		_n=$((_n - 1))
-	done
+	repeat "$_n" "echo \$((i % 3 + 1)) >$N; cat $* >/dev/null"
 }
 # The texts of each file are kept apart: 40 tables whose other files are
 # read must not push out the table text a slow reader is in the middle of.
@@ -138,6 +133,7 @@ same "3 bytes, 40 replacements (other files read), the rest: the first table" \
 	"$(cat /tmp/slow.out)" "$WANT"
 # Newer texts of the same file: a file keeps its small texts for 2048
 # replacements, so a reader 100 tables behind still gets its own.
+echo 2 >$N
 exec 3<$P/cpu_partition_table
 dd bs=3 count=1 <&3 >/tmp/slow.out 2>/dev/null
 replace_and_read 100 $P/cpu_partition_table
@@ -148,14 +144,7 @@ same "3 bytes, 100 replacements (table read), the rest: the first table" \
 # Big texts are kept up to 512 KiB a file (beyond the last 32): 150 texts
 # of a 4 KiB pattern push the first one out.  The reader must start
 # again, and is told.
-replace_long() {
-	_n=$1
-	while [ "$_n" -gt 0 ]; do
-		put $C "$LONG" >/dev/null
-		cat $C >/dev/null
-		_n=$((_n - 1))
-	done
-}
+replace_long() { repeat "$1" 'put $C "$LONG" >/dev/null; cat $C >/dev/null'; }
 echo 0 >$N
 put $C "$LONG" >/dev/null
 exec 3<$C

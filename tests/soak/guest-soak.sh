@@ -378,8 +378,8 @@ hotplug_loop() {
 
 # check_reads KIND TAG...: check every read of the readers TAG..., one
 # record per "--" line; prints "reads bad again" and the first bad
-# records.  A read that got EAGAIN (it fell 32 texts behind, see cpt(4)) is
-# the documented restart, not an error: counted as "again", not checked.
+# records.  A read that got EAGAIN (its text was pushed out, see cpt(4))
+# is the documented restart, not an error: counted as "again", not checked.
 check_reads() {
 	_kind=$1
 	shift
