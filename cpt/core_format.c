@@ -73,6 +73,7 @@ size_t cpt_format_table(const struct cpt_table *t, char *buf, size_t size)
 			put_int(&o, t->part_cpu[i]);
 		}
 		put_char(&o, '\n');
+		cpt_yield();
 	}
 	return finish(&o);
 }
@@ -91,6 +92,7 @@ size_t cpt_format_distance(const struct cpt_table *t, char *buf, size_t size)
 			put_int(&o, cpt_table_distance(t, a, b));
 		}
 		put_char(&o, '\n');
+		cpt_yield();
 	}
 	return finish(&o);
 }

@@ -313,6 +313,10 @@ static int parse_partition(struct parser *p)
 				   "partition id %d is beyond the %d %s", id,
 				   list_bound(p, kind),
 				   pat->by_node ? "nodes" : "CPUs");
+	if (id >= CPT_PARTS_MAX)
+		return parse_error(p, -ERANGE, off,
+				   "partition id %d: cpt supports %d partitions",
+				   id, CPT_PARTS_MAX);
 	if (pat->part_offset[id] >= 0)
 		return parse_error(p, -EINVAL, off,
 				   "duplicate partition id %d", id);

@@ -546,7 +546,9 @@ static int group_nodes(struct plan *pl, int nparts)
 		for (b = 0; b < k; b++)
 			dist[a * k + b] = topo_node_distance(topo, node[a], node[b]);
 	}
+	/* k merges of O(k^2) each: 0.2 s for 1024 nodes, so yield. */
 	for (alive = k; alive > nparts; alive--) {
+		cpt_yield();
 		nearest_pair(dist, root, cores, k, &a, &b);
 		root[b] = a;
 		cores[a] += cores[b];
@@ -619,6 +621,10 @@ static int place_default(struct plan *pl, int nparts)
 				  nparts, pl->nr_active_cpus,
 				  pl->nr_active_cpus < pl->nr_online_cpus ?
 				  " left after X[...]" : "");
+	if (nparts > CPT_PARTS_MAX)
+		return plan_error(pl, -ERANGE, -1,
+				  "%d partitions are more than the %d cpt supports",
+				  nparts, CPT_PARTS_MAX);
 	if (nparts < pl->nr_active_nodes) {
 		int ret = group_nodes(pl, nparts);
 
@@ -927,6 +933,53 @@ static struct cpt_table *build_table(struct plan *pl)
 	cpt_free(node_barred);
 	cpt_free(node);
 	return t;
+}
+
+static bool same_ints(const int *a, const int *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* Both NULL (a table made by hand), or the same @n flags. */
+static bool same_flags(const bool *a, const bool *b, int n)
+{
+	int i;
+
+	if (!a || !b)
+		return a == b;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+bool cpt_table_equal(const struct cpt_table *a, const struct cpt_table *b)
+{
+	int nc = a->nr_cpus, nn = a->nr_nodes;
+
+	if (a->nr_parts != b->nr_parts || nc != b->nr_cpus ||
+	    nn != b->nr_nodes)
+		return false;
+	/* part_first and part_node_first of equal sizes: the lists match. */
+	return same_ints(a->part_first, b->part_first, a->nr_parts + 1) &&
+	       same_ints(a->part_cpu, b->part_cpu, a->part_first[a->nr_parts]) &&
+	       same_ints(a->part_node_first, b->part_node_first,
+			 a->nr_parts + 1) &&
+	       same_ints(a->part_node, b->part_node,
+			 a->part_node_first[a->nr_parts]) &&
+	       same_ints(a->cpu_part, b->cpu_part, nc) &&
+	       same_ints(a->cpu_node, b->cpu_node, nc) &&
+	       same_ints(a->node_part, b->node_part, nn) &&
+	       same_ints(a->node_distance, b->node_distance, nn * nn) &&
+	       same_flags(a->cpu_online, b->cpu_online, nc) &&
+	       same_flags(a->cpu_barred, b->cpu_barred, nc) &&
+	       same_flags(a->cpu_core_barred, b->cpu_core_barred, nc) &&
+	       same_flags(a->node_barred, b->node_barred, nn);
 }
 
 int cpt_table_distance(const struct cpt_table *t, int a, int b)

@@ -9,10 +9,13 @@
  * force, read under rcu_read_lock(): cpt_live.c frees a replaced table only
  * after a grace period.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -21,6 +24,7 @@
 #include <linux/topology.h>
 
 #include "cpt.h"
+#include "cpt_compat.h"
 #include "cpt_glue.h"
 
 /* Tables created and not yet destroyed, to catch a leaked reference. */
@@ -91,6 +95,47 @@ static int cpt_alloc_parts(struct cptab *tab)
 	return 0;
 }
 
+/*
+ * Largest node distance between the nodes of @p1 and @p2, both ways round,
+ * as cpt_table_distance() measures it (an asymmetric SLIT stays symmetric).
+ */
+static int cpt_span(const struct cpt_table *table, const struct cpt_part *p1,
+		    const struct cpt_part *p2)
+{
+	const int *dist = table->node_distance;
+	int nn = table->nr_nodes;
+	int i, j, x, y, d = 0;
+
+	for (i = 0; i < p1->nr_nodes; i++) {
+		for (j = 0; j < p2->nr_nodes; j++) {
+			x = p1->nodes[i];
+			y = p2->nodes[j];
+			d = max3(d, dist[x * nn + y], dist[y * nn + x]);
+		}
+	}
+	return d;
+}
+
+/*
+ * The distance of every partition, and of CPT_ANY itself, to CPT_ANY:
+ * O(nodes^2) each time, so once per table rather than per lookup.
+ */
+static int cpt_fill_any_distance(struct cptab *tab)
+{
+	const struct cpt_part *any = &tab->part[tab->nr_parts];
+	int p;
+
+	tab->any_distance = kvcalloc(tab->nr_parts + 1,
+				     sizeof(*tab->any_distance), GFP_KERNEL);
+	if (!tab->any_distance)
+		return -ENOMEM;
+	for (p = 0; p <= tab->nr_parts; p++) {
+		tab->any_distance[p] = cpt_span(tab->table, &tab->part[p], any);
+		cond_resched();
+	}
+	return 0;
+}
+
 /**
  * cptab_create() - build the kernel view of a planned table
  * @table: the plan; the new table takes it over, also on failure
@@ -117,6 +162,7 @@ struct cptab *cptab_create(struct cpt_table *table, int npartitions,
 	tab->nr_parts = table->nr_parts;
 	tab->npartitions = npartitions;
 	refcount_set(&tab->ref, 1);
+	mutex_init(&tab->render_lock);
 
 	tab->pattern = kstrdup(pattern, GFP_KERNEL);
 	if (!tab->pattern || cpt_alloc_parts(tab))
@@ -124,7 +170,7 @@ struct cptab *cptab_create(struct cpt_table *table, int npartitions,
 	any = &tab->part[tab->nr_parts];
 	for (p = 0; p < tab->nr_parts; p++)
 		cpt_fill_part(&tab->part[p], any, table, p);
-	if (cpt_list_any_nodes(any))
+	if (cpt_list_any_nodes(any) || cpt_fill_any_distance(tab))
 		goto err;
 	return tab;
 
@@ -151,7 +197,9 @@ void cptab_destroy(struct cptab *tab)
 		kvfree(tab->part);
 	}
 	for (p = 0; p < CPT_NR_TEXTS; p++)
-		cpt_text_put(tab->text[p]);
+		kvfree(tab->text[p]);
+	kvfree(tab->any_distance);
+	mutex_destroy(&tab->render_lock);
 	kfree(tab->pattern);
 	cpt_table_free(tab->table);
 	kfree(tab);
@@ -183,13 +231,13 @@ u64 cptab_generation(const struct cptab *tab)
 {
 	return tab ? tab->generation : 0;
 }
-EXPORT_SYMBOL_GPL(cptab_generation);
+CPT_EXPORT(cptab_generation);
 
 int cptab_number(const struct cptab *tab)
 {
 	return tab ? tab->nr_parts : 0;
 }
-EXPORT_SYMBOL_GPL(cptab_number);
+CPT_EXPORT(cptab_number);
 
 int cpt_number(void)
 {
@@ -200,7 +248,7 @@ int cpt_number(void)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_number);
+CPT_EXPORT(cpt_number);
 
 int cptab_weight(const struct cptab *tab, int cpt)
 {
@@ -208,7 +256,7 @@ int cptab_weight(const struct cptab *tab, int cpt)
 
 	return part ? part->weight : -EINVAL;
 }
-EXPORT_SYMBOL_GPL(cptab_weight);
+CPT_EXPORT(cptab_weight);
 
 int cpt_weight(int cpt)
 {
@@ -219,7 +267,7 @@ int cpt_weight(int cpt)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_weight);
+CPT_EXPORT(cpt_weight);
 
 bool cptab_online(const struct cptab *tab, int cpt)
 {
@@ -227,7 +275,7 @@ bool cptab_online(const struct cptab *tab, int cpt)
 
 	return part && part->weight > 0;
 }
-EXPORT_SYMBOL_GPL(cptab_online);
+CPT_EXPORT(cptab_online);
 
 bool cpt_online(int cpt)
 {
@@ -238,7 +286,7 @@ bool cpt_online(int cpt)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_online);
+CPT_EXPORT(cpt_online);
 
 const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 {
@@ -246,14 +294,14 @@ const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 
 	return part ? part->cpus : NULL;
 }
-EXPORT_SYMBOL_GPL(cptab_cpumask);
+CPT_EXPORT(cptab_cpumask);
 
 /* The caller holds rcu_read_lock() (see cpt.h); PROVE_RCU checks it. */
 const struct cpumask *cpt_cpumask(int cpt)
 {
 	return cptab_cpumask(cpt_in_force(), cpt);
 }
-EXPORT_SYMBOL_GPL(cpt_cpumask);
+CPT_EXPORT(cpt_cpumask);
 
 const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 {
@@ -261,13 +309,13 @@ const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 
 	return part ? &part->node_mask : NULL;
 }
-EXPORT_SYMBOL_GPL(cptab_nodemask);
+CPT_EXPORT(cptab_nodemask);
 
 const nodemask_t *cpt_nodemask(int cpt)
 {
 	return cptab_nodemask(cpt_in_force(), cpt);
 }
-EXPORT_SYMBOL_GPL(cpt_nodemask);
+CPT_EXPORT(cpt_nodemask);
 
 int cptab_current(const struct cptab *tab)
 {
@@ -289,7 +337,7 @@ int cptab_current(const struct cptab *tab)
 		return table->node_part[node];
 	return cpu % tab->nr_parts;
 }
-EXPORT_SYMBOL_GPL(cptab_current);
+CPT_EXPORT(cptab_current);
 
 int cpt_current(void)
 {
@@ -300,7 +348,7 @@ int cpt_current(void)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_current);
+CPT_EXPORT(cpt_current);
 
 int cptab_of_cpu(const struct cptab *tab, int cpu)
 {
@@ -309,7 +357,7 @@ int cptab_of_cpu(const struct cptab *tab, int cpu)
 	return tab->table->cpu_part[cpu] >= 0 ?
 	       tab->table->cpu_part[cpu] : CPT_ANY;
 }
-EXPORT_SYMBOL_GPL(cptab_of_cpu);
+CPT_EXPORT(cptab_of_cpu);
 
 int cpt_of_cpu(int cpu)
 {
@@ -320,7 +368,7 @@ int cpt_of_cpu(int cpu)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_of_cpu);
+CPT_EXPORT(cpt_of_cpu);
 
 int cptab_of_node(const struct cptab *tab, int node)
 {
@@ -330,7 +378,7 @@ int cptab_of_node(const struct cptab *tab, int node)
 	return tab->table->node_part[node] >= 0 ?
 	       tab->table->node_part[node] : CPT_ANY;
 }
-EXPORT_SYMBOL_GPL(cptab_of_node);
+CPT_EXPORT(cptab_of_node);
 
 int cpt_of_node(int node)
 {
@@ -341,28 +389,7 @@ int cpt_of_node(int node)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_of_node);
-
-/*
- * Largest node distance between the nodes of @p1 and @p2, both ways round,
- * as cpt_table_distance() measures it (an asymmetric SLIT stays symmetric).
- */
-static int cpt_span(const struct cpt_table *table, const struct cpt_part *p1,
-		    const struct cpt_part *p2)
-{
-	const int *dist = table->node_distance;
-	int nn = table->nr_nodes;
-	int i, j, x, y, d = 0;
-
-	for (i = 0; i < p1->nr_nodes; i++) {
-		for (j = 0; j < p2->nr_nodes; j++) {
-			x = p1->nodes[i];
-			y = p2->nodes[j];
-			d = max3(d, dist[x * nn + y], dist[y * nn + x]);
-		}
-	}
-	return d;
-}
+CPT_EXPORT(cpt_of_node);
 
 int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 {
@@ -376,11 +403,13 @@ int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 		return cpt_table_distance(tab->table, cpt1, cpt2);
 	/*
 	 * CPT_ANY is the union of the partitions, so the largest distance to
-	 * its nodes is the largest distance to any partition.
+	 * its nodes is the largest distance to any partition; the distance
+	 * is symmetric, so one of the two ways round will do.
 	 */
-	return cpt_span(tab->table, p1, p2);
+	return tab->any_distance[cpt1 == CPT_ANY ? p2 - tab->part :
+				 p1 - tab->part];
 }
-EXPORT_SYMBOL_GPL(cptab_distance);
+CPT_EXPORT(cptab_distance);
 
 int cpt_distance(int cpt1, int cpt2)
 {
@@ -391,7 +420,7 @@ int cpt_distance(int cpt1, int cpt2)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_distance);
+CPT_EXPORT(cpt_distance);
 
 int cptab_bind_current(const struct cptab *tab, int cpt)
 {
@@ -399,6 +428,11 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 
 	if (!part)
 		return -EINVAL;
+	/* It would bind cpt's worker, not a thread of the consumer. */
+	if (cpt_in_notifier()) {
+		pr_warn_ratelimited("cpt_bind_current() called from a notifier callback: refused\n");
+		return -EPERM;
+	}
 	/*
 	 * Only the CPUs: no exported function sets a task's memory policy
 	 * (mpol_new() and do_set_mempolicy() are internal to mm/), and the
@@ -407,7 +441,7 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 	 */
 	return set_cpus_allowed_ptr(current, part->cpus);
 }
-EXPORT_SYMBOL_GPL(cptab_bind_current);
+CPT_EXPORT(cptab_bind_current);
 
 int cpt_bind_current(int cpt)
 {
@@ -420,7 +454,7 @@ int cpt_bind_current(int cpt)
 	cpt_put(tab);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_bind_current);
+CPT_EXPORT(cpt_bind_current);
 
 int cptab_spread_node(struct cptab *tab, int cpt)
 {
@@ -440,7 +474,7 @@ int cptab_spread_node(struct cptab *tab, int cpt)
 	r = (unsigned int)atomic_fetch_inc(&part->rotor);
 	return part->nodes[r % part->nr_nodes];
 }
-EXPORT_SYMBOL_GPL(cptab_spread_node);
+CPT_EXPORT(cptab_spread_node);
 
 int cpt_spread_node(int cpt)
 {
@@ -451,4 +485,4 @@ int cpt_spread_node(int cpt)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cpt_spread_node);
+CPT_EXPORT(cpt_spread_node);

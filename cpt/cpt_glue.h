@@ -9,6 +9,7 @@
  *   cpt_live.c    the table in force: planning, replacement (RCU and
  *                 refcount), CPU hotplug, the consumers' notifier
  *   cpt_sysctl.c  the /proc/sys/lnet files
+ *   cpt_fault.c   delays injected at race windows (test builds only)
  *   cpt_main.c    module parameters, init and exit
  */
 #ifndef CPT_GLUE_H
@@ -17,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -42,10 +44,8 @@ struct cpt_part {
 };
 
 /*
- * What a /proc/sys/lnet file shows of a table, rendered once, on the first
- * read, and kept (refcounted) with the table and, for a while after it is
- * replaced, in cpt_sysctl.c's list of recent texts, so that a file read in
- * several calls can finish with the table it started with.
+ * What a /proc/sys/lnet file shows of a table: rendered once, on the
+ * first read, and kept with the table until it is freed (cpt_sysctl.c).
  */
 enum cpt_text_kind {
 	CPT_TEXT_TABLE,
@@ -56,10 +56,6 @@ enum cpt_text_kind {
 };
 
 struct cpt_text {
-	refcount_t ref;
-	struct list_head recent;	/* in cpt_sysctl.c's cpt_recent */
-	enum cpt_text_kind kind;
-	u64 generation;
 	size_t len;
 	char buf[];
 };
@@ -72,10 +68,16 @@ struct cpt_text {
  * the values it was planned with, the ones /proc/sys/lnet shows and that
  * hotplug carries over to the next table.
  *
- * Nothing but @text changes once a table is installed; @text only goes
- * from NULL to a complete rendering, once (cpt_text_get()), so readers
- * need no lock.
+ * Nothing but @text changes once a table is installed; each @text only
+ * goes from NULL to a complete rendering, once, under @render_lock
+ * (cpt_text_get()), so readers need no lock.  @any_distance[p] is
+ * cptab_distance(p, CPT_ANY), for p up to nr_parts (CPT_ANY itself).
  * @ref counts the holders, the pointer to the table in force being one.
+ * @serial is the table's own number, new for each table installed;
+ * @generation, which consumers see, is new only when the partitions
+ * changed: a table that differs from the one it replaces only in
+ * @npartitions or @pattern (a count under an explicit pattern, "N" on one
+ * node) keeps its generation, and its lookups answer the same.
  */
 struct cptab {
 	struct cpt_table *table;
@@ -84,8 +86,11 @@ struct cptab {
 	int npartitions;
 	char *pattern;
 	u64 generation;
+	u64 serial;
 	refcount_t ref;
 	struct rcu_work free_work;
+	int *any_distance;
+	struct mutex render_lock;
 	struct cpt_text *text[CPT_NR_TEXTS];
 };
 
@@ -98,6 +103,7 @@ extern struct cptab __rcu *cpt_cur;
 int cpt_live_start(int npartitions, const char *pattern);
 void cpt_live_stop(void);
 int cpt_live_replan(const int *npartitions, const char *pattern);
+bool cpt_in_notifier(void);
 
 /* cpt_topo.c */
 struct cpt_topo *cpt_topo_snapshot(int dying);
@@ -109,7 +115,6 @@ struct cptab *cptab_create(struct cpt_table *table, int npartitions,
 void cptab_destroy(struct cptab *tab);
 
 /* cpt_sysctl.c */
-void cpt_text_put(struct cpt_text *text);
 int cpt_sysctl_register(void);
 void cpt_sysctl_unregister(void);
 

@@ -37,17 +37,26 @@
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "cpt.h"
+#include "cpt_compat.h"
+#include "cpt_fault.h"
 #include "cpt_glue.h"
 
 struct cptab __rcu *cpt_cur;
 
 /* Serializes replacements; nests inside the CPU hotplug lock. */
 static DEFINE_MUTEX(cpt_live_lock);
-/* Generation of the last table installed (cpt_live_lock). */
+/*
+ * The last generation and serial number given (cpt_live_lock): every table
+ * installed gets a new serial, and a new generation unless it has the
+ * partitions of the one it replaces (struct cptab).
+ */
 static u64 cpt_generation;
+static u64 cpt_serial;
 /* The dynamic hotplug state, removed by this id at exit. */
 static int cpt_hp_state;
 /* Frees replaced tables and notifies consumers, in order; drained at exit. */
@@ -75,14 +84,14 @@ struct cptab *cpt_get(void)
 	rcu_read_unlock();
 	return tab;
 }
-EXPORT_SYMBOL_GPL(cpt_get);
+CPT_EXPORT(cpt_get);
 
 struct cptab *cpt_hold(struct cptab *tab)
 {
 	refcount_inc(&tab->ref);
 	return tab;
 }
-EXPORT_SYMBOL_GPL(cpt_hold);
+CPT_EXPORT(cpt_hold);
 
 static void cpt_free_fn(struct work_struct *work)
 {
@@ -98,19 +107,44 @@ void cpt_put(struct cptab *tab)
 	INIT_RCU_WORK(&tab->free_work, cpt_free_fn);
 	queue_rcu_work(cpt_wq, &tab->free_work);
 }
-EXPORT_SYMBOL_GPL(cpt_put);
+CPT_EXPORT(cpt_put);
+
+/*
+ * The task running the consumers' callbacks, while it does.  The chain's
+ * rwsem is read-held then, so a callback that registered or unregistered
+ * a notifier would wait for itself, and a sysctl write from one would wait
+ * for its own notification: those calls fail instead (cpt.h).
+ */
+static struct task_struct *cpt_notify_task;
+
+bool cpt_in_notifier(void)
+{
+	return READ_ONCE(cpt_notify_task) == current;
+}
+
+/* One line for a call that a notifier callback must not make. */
+static int cpt_refuse_in_notifier(const char *what)
+{
+	pr_warn_ratelimited("%s called from a notifier callback: refused\n",
+			    what);
+	return -EDEADLK;
+}
 
 int cpt_register_notifier(struct notifier_block *nb)
 {
+	if (cpt_in_notifier())
+		return cpt_refuse_in_notifier("cpt_register_notifier()");
 	return blocking_notifier_chain_register(&cpt_chain, nb);
 }
-EXPORT_SYMBOL_GPL(cpt_register_notifier);
+CPT_EXPORT(cpt_register_notifier);
 
 int cpt_unregister_notifier(struct notifier_block *nb)
 {
+	if (cpt_in_notifier())
+		return cpt_refuse_in_notifier("cpt_unregister_notifier()");
 	return blocking_notifier_chain_unregister(&cpt_chain, nb);
 }
-EXPORT_SYMBOL_GPL(cpt_unregister_notifier);
+CPT_EXPORT(cpt_unregister_notifier);
 
 /*
  * Tell consumers about the table in force, once per generation: several
@@ -122,26 +156,40 @@ static void cpt_notify_fn(struct work_struct *work)
 
 	if (!tab)
 		return;
+	cpt_fault_delay(CPT_FAULT_NOTIFY);
 	if (tab->generation != cpt_notified) {
 		cpt_notified = tab->generation;
+		WRITE_ONCE(cpt_notify_task, current);
 		blocking_notifier_call_chain(&cpt_chain, CPT_TABLE_REPLACED,
 					     tab);
+		WRITE_ONCE(cpt_notify_task, NULL);
 	}
 	cpt_put(tab);
 }
 
-/* Make @tab the table in force; the caller holds cpt_live_lock. */
-static void cpt_install(struct cptab *tab)
+/*
+ * Make @tab the table in force; the caller holds cpt_live_lock.  Return
+ * whether consumers will be told: not when @tab has the partitions of the
+ * table it replaces (only the values shown in /proc changed), since they
+ * would rebuild what they have.
+ */
+static bool cpt_install(struct cptab *tab)
 {
 	struct cptab *old;
+	bool same;
 
-	tab->generation = ++cpt_generation;
-	old = rcu_replace_pointer(cpt_cur, tab,
-				  lockdep_is_held(&cpt_live_lock));
+	old = rcu_dereference_protected(cpt_cur,
+					lockdep_is_held(&cpt_live_lock));
+	same = old && cpt_table_equal(old->table, tab->table);
+	tab->generation = same ? old->generation : ++cpt_generation;
+	tab->serial = ++cpt_serial;
+	rcu_assign_pointer(cpt_cur, tab);
 	if (!old)
-		return;
+		return false;
 	cpt_put(old);
-	queue_work(cpt_wq, &cpt_notify_work);
+	if (!same)
+		queue_work(cpt_wq, &cpt_notify_work);
+	return !same;
 }
 
 static struct cptab *cpt_uninstall(void)
@@ -291,6 +339,26 @@ static int cpt_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Wait until no table is left to free, then destroy cpt_wq.  Nothing can
+ * queue a notification any more (the hotplug state and the sysctl files
+ * are gone, or were never there), but one may still be running, and it
+ * can drop the last reference of a table: its cpt_put() queues a free
+ * after a grace period.  So, in this order:
+ *   1. flush cpt_wq: the running notification has put its table;
+ *   2. rcu_barrier(): every free queued so far is on cpt_wq;
+ *   3. destroy_workqueue() runs them.
+ * A free queues nothing, so nothing comes after 3.  The other way round
+ * (the barrier first), a notification that put the last reference after
+ * the barrier queued its free on a destroyed workqueue.
+ */
+static void cpt_drain(void)
+{
+	flush_workqueue(cpt_wq);
+	rcu_barrier();
+	destroy_workqueue(cpt_wq);
+}
+
 /**
  * cpt_live_start() - plan the first table, install it, follow hotplug
  * @npartitions: the partition count asked for (0: automatic)
@@ -347,8 +415,7 @@ int cpt_live_start(int npartitions, const char *pattern)
 err_uninstall:
 	cpt_put(cpt_uninstall());
 err_wq:
-	rcu_barrier();
-	destroy_workqueue(cpt_wq);
+	cpt_drain();
 	return ret;
 }
 
@@ -365,9 +432,7 @@ void cpt_live_stop(void)
 
 	cpuhp_remove_state_nocalls(cpt_hp_state);
 	cpt_put(cpt_uninstall());
-	/* Frees wait for a grace period, then run on cpt_wq: drain both. */
-	rcu_barrier();
-	destroy_workqueue(cpt_wq);
+	cpt_drain();
 
 	/*
 	 * A consumer that did not put a table or unregister its notifier is
@@ -390,15 +455,21 @@ void cpt_live_stop(void)
  * now, exactly as at load; a refused plan leaves the table in force, and
  * the values shown in /proc, untouched.
  *
- * Context: process context; takes cpus_read_lock().
- * Return: 0 once the consumers have been told of the new table, or the
+ * Context: process context; takes cpus_read_lock().  Not from a notifier
+ * callback (-EDEADLK).
+ * Return: 0 once the consumers have been told of the new table (or at
+ * once when the plan is the table in force: nothing is replaced), or the
  * planner's negative errno.
  */
 int cpt_live_replan(const int *npartitions, const char *pattern)
 {
 	struct cptab *old, *tab;
+	bool notify = false;
 	int ret = 0;
 
+	/* It would wait for the notification that is calling it. */
+	if (cpt_in_notifier())
+		return cpt_refuse_in_notifier("a cpt sysctl write");
 	cpus_read_lock();
 	mutex_lock(&cpt_live_lock);
 	old = rcu_dereference_protected(cpt_cur,
@@ -413,12 +484,27 @@ int cpt_live_replan(const int *npartitions, const char *pattern)
 		ret = PTR_ERR(tab);
 		goto unlock;
 	}
-	cpt_install(tab);
 	cpt_report(tab);
+	/*
+	 * A value written again: a new table would only make readers start
+	 * again.  (Other values that give the same partitions, such as a
+	 * count under an explicit pattern, are shown: the table is replaced,
+	 * but consumers are not told, see cpt_install().)
+	 */
+	if (tab->npartitions == old->npartitions &&
+	    !strcmp(tab->pattern, old->pattern) &&
+	    cpt_table_equal(old->table, tab->table)) {
+		pr_info("the partition table is unchanged\n");
+		cptab_destroy(tab);
+		goto unlock;
+	}
+	notify = cpt_install(tab);
+	if (!notify)
+		pr_info("the partitions are unchanged\n");
 unlock:
 	mutex_unlock(&cpt_live_lock);
 	cpus_read_unlock();
-	if (!ret)
+	if (notify)
 		flush_work(&cpt_notify_work);
 	return ret;
 }

@@ -14,6 +14,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -140,11 +141,18 @@ static int cpt_pattern_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/*
+ * sysfs gives a page, with room for 4094 bytes, the newline and a NUL:
+ * a longer pattern fails the read (-EOVERFLOW) rather than show a part
+ * of it.  /proc/sys/lnet/cpu_pattern shows any length.
+ */
 static int cpt_pattern_get(char *buffer, const struct kernel_param *kp)
 {
-	const char *pattern = *(char **)kp->arg;
+	const char *pattern = *(char **)kp->arg ?: "";
 
-	return sysfs_emit(buffer, "%s\n", pattern ?: "");
+	if (strlen(pattern) + 2 > PAGE_SIZE)
+		return -EOVERFLOW;
+	return sysfs_emit(buffer, "%s\n", pattern);
 }
 
 static void cpt_pattern_free(void *arg)

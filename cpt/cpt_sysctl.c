@@ -15,21 +15,19 @@
  * the planner refuses fails the write with its errno and one line in the
  * log, and changes nothing.  Writing needs CAP_SYS_ADMIN in the initial
  * user namespace, on top of the file mode: the table is the whole
- * machine's.  A value is one write() at offset 0; a pattern may end with
- * one newline (echo adds it), which is not part of it, and is at most 4096
- * bytes (-E2BIG beyond).
+ * machine's.  A count is one write() at offset 0; a pattern may come in
+ * pieces (see cpt_pending), may end with one newline (echo adds it), which
+ * is not part of it, and is at most 4096 bytes (-E2BIG beyond).
  *
- * Reading.  A table's texts (of each file) are rendered once, the first
- * time they are read, and kept with the table, so every read() returns
- * bytes of one table.  A file read in several calls (cat's last read that
- * finds the end, a table bigger than the reader's buffer, dd bs=1, a
- * shell's read builtin) also gets one table, the one its first call saw,
- * even when the table is replaced between two calls: the file position
- * remembers it (see cpt_pos_tag()), and the texts of replaced tables stay
- * available for a while (see cpt_recent).  A reader that falls further
- * behind gets -EAGAIN rather than the end of another table (or 0 bytes, if
- * it had read all of its text); reading again from offset 0 gives the
- * table in force.
+ * Reading.  A table's text of each file is rendered once, the first time
+ * it is read, and kept with the table, so every read() returns bytes of
+ * one table.  A file read in several calls (cat's last read that finds
+ * the end, a table bigger than the reader's buffer, dd bs=1, a shell's
+ * read builtin) also gets one table, the one its first call saw: the file
+ * position names it (see cpt_pos_tag()).  When that table is replaced
+ * between two calls, the reader gets -EAGAIN (or 0 bytes, if it had read
+ * all of its text) rather than the end of another table; reading again
+ * from offset 0 gives the table in force.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,16 +35,14 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
-#include <linux/user_namespace.h>
+#include <linux/sched.h>
 
 #include "cpt.h"
 #include "cpt_compat.h"
@@ -57,182 +53,40 @@
 
 /*
  * File positions.  A sysctl file has no state per open file but its
- * position, so the position carries the table a read started with: after
- * a read, *ppos is (tag << 32) + offset, where the tag (never 0) names the
- * generation of the text served.  A read at a position with a tag
- * continues that text; a position without one (0 for a fresh open, or an
- * offset set with lseek(SEEK_SET) or pread()) reads the table in force.
- * Moving by SEEK_CUR keeps the tag, as a shell's read builtin does.
+ * position, so the position names the table a read started with: after a
+ * read, *ppos is (tag << 32) | END | offset, where the tag (never 0) names
+ * the text (cpt_pos_tag()) and END says that the reader
+ * has had the last byte of its text.  A read at a position with a tag
+ * continues that table's text while the table is in force.  Once it has
+ * been replaced, the reader gets 0 bytes if it had read to the end (cat
+ * comes back for the end of file), or -EAGAIN otherwise: rather than join
+ * two tables, make it start again from offset 0, which reads the table in
+ * force.  A position without a tag (0 for a fresh open, or an offset set
+ * with lseek(SEEK_SET) or pread()) reads the table in force; moving by
+ * SEEK_CUR keeps the tag, as a shell's read builtin does.
+ *
+ * So the only text of a file that exists is the one of each table still
+ * held: nothing is kept for slow readers, and finding a reader's table is
+ * one comparison, whatever the position says.  A tag repeats after 2^30
+ * replacements; a reader that slow is not served its table, only another
+ * table's bytes of the same offset.
  */
 #define CPT_POS_SHIFT	32
-#define CPT_POS_OFFSET	((1ULL << CPT_POS_SHIFT) - 1)
+#define CPT_POS_END	(1ULL << 31)
+#define CPT_POS_OFFSET	(CPT_POS_END - 1)
 #define CPT_POS_TAGS	((1ULL << 30) - 1)	/* keeps positions positive */
 
-static u64 cpt_pos_tag(u64 generation)
-{
-	return (generation - 1) % CPT_POS_TAGS + 1;
-}
-
 /*
- * The texts of each file rendered last, newest first, each with a
- * reference: a reader that started on a table replaced since finds its
- * text here.  Each file keeps the last CPT_RECENT_MIN texts, and more, up
- * to CPT_RECENT_MAX, while they take at most CPT_RECENT_BYTES: the small
- * texts of a few hundred CPUs stay for 2048 replacements, more than a
- * starved reader falls behind even under a write loop, while the 0.4 MB
- * distance text of 8192 CPUs and 256 partitions costs at most 32 copies.
- * One list per file, so that readers of the other files do not push a
- * slow reader's text out.  The text of the table in force is among the
- * newest of its file, so it stays.
+ * The tag of the text of @kind of @tab.  The table and distance texts
+ * depend on the partitions alone, so their tag is the generation: a
+ * reader continues across a replacement that kept the partitions.  The
+ * values can change without them, so theirs is the table's serial.
  */
-#define CPT_RECENT_MIN		32
-#define CPT_RECENT_MAX		2048
-#define CPT_RECENT_BYTES	(512 * 1024)
-
-struct cpt_recent {
-	struct list_head texts;
-	unsigned int nr;
-	size_t bytes;
-};
-static struct cpt_recent cpt_recent[CPT_NR_TEXTS];
-
-/*
- * The lengths of the texts pushed out of those lists, the last CPT_GONE of
- * each file: a reader that got a whole text and comes back to find the
- * end (as cat does) gets 0 bytes even when the text itself is gone.
- */
-#define CPT_GONE	128
-struct cpt_gone {
-	u64 tag;
-	size_t len;
-};
-static struct cpt_gone cpt_gone[CPT_NR_TEXTS][CPT_GONE];
-static unsigned int cpt_gone_next[CPT_NR_TEXTS];
-static DEFINE_SPINLOCK(cpt_recent_lock);
-
-void cpt_text_put(struct cpt_text *text)
+static u64 cpt_pos_tag(const struct cptab *tab, enum cpt_text_kind kind)
 {
-	if (text && refcount_dec_and_test(&text->ref))
-		kvfree(text);
-}
+	u64 n = kind <= CPT_TEXT_DISTANCE ? tab->generation : tab->serial;
 
-static size_t cpt_text_size(const struct cpt_text *text)
-{
-	return struct_size(text, buf, text->len + 1);
-}
-
-/* Under cpt_recent_lock. */
-static void cpt_gone_add(const struct cpt_text *text)
-{
-	unsigned int *next = &cpt_gone_next[text->kind];
-
-	cpt_gone[text->kind][*next] = (struct cpt_gone) {
-		.tag = cpt_pos_tag(text->generation),
-		.len = text->len,
-	};
-	*next = (*next + 1) % CPT_GONE;
-}
-
-/* Under cpt_recent_lock: whether @r keeps more than it must. */
-static bool cpt_recent_over(const struct cpt_recent *r)
-{
-	return r->nr > CPT_RECENT_MIN &&
-	       (r->nr > CPT_RECENT_MAX || r->bytes > CPT_RECENT_BYTES);
-}
-
-/* Under cpt_recent_lock: move the oldest text of @r to @gone. */
-static void cpt_recent_drop_oldest(struct cpt_recent *r,
-				   struct list_head *gone)
-{
-	struct cpt_text *old;
-
-	old = list_last_entry(&r->texts, struct cpt_text, recent);
-	list_move(&old->recent, gone);
-	r->nr--;
-	r->bytes -= cpt_text_size(old);
-	cpt_gone_add(old);
-}
-
-static void cpt_put_list(struct list_head *texts)
-{
-	struct cpt_text *text, *next;
-
-	list_for_each_entry_safe(text, next, texts, recent) {
-		list_del(&text->recent);
-		cpt_text_put(text);
-	}
-}
-
-static void cpt_recent_add(struct cpt_text *text)
-{
-	struct cpt_recent *r = &cpt_recent[text->kind];
-	LIST_HEAD(gone);
-
-	refcount_inc(&text->ref);
-	spin_lock(&cpt_recent_lock);
-	list_add(&text->recent, &r->texts);
-	r->nr++;
-	r->bytes += cpt_text_size(text);
-	while (cpt_recent_over(r))
-		cpt_recent_drop_oldest(r, &gone);
-	spin_unlock(&cpt_recent_lock);
-	cpt_put_list(&gone);
-}
-
-/*
- * The recent text of @kind whose generation has @tag, referenced.  When it
- * is gone: NULL if @off is its end (or past it), as for a reader that had
- * all of it, else -EAGAIN: rather than join two tables, make the reader
- * start again.
- */
-static struct cpt_text *cpt_recent_find(enum cpt_text_kind kind, u64 tag,
-					u64 off)
-{
-	struct cpt_text *text, *found = ERR_PTR(-EAGAIN);
-	int i;
-
-	spin_lock(&cpt_recent_lock);
-	list_for_each_entry(text, &cpt_recent[kind].texts, recent) {
-		if (cpt_pos_tag(text->generation) == tag) {
-			found = text;
-			refcount_inc(&found->ref);
-			goto out;
-		}
-	}
-	for (i = 0; i < CPT_GONE; i++) {
-		if (cpt_gone[kind][i].tag == tag) {
-			if (off >= cpt_gone[kind][i].len)
-				found = NULL;
-			break;
-		}
-	}
-out:
-	spin_unlock(&cpt_recent_lock);
-	return found;
-}
-
-static void cpt_recent_init(void)
-{
-	int k;
-
-	for (k = 0; k < CPT_NR_TEXTS; k++)
-		INIT_LIST_HEAD(&cpt_recent[k].texts);
-}
-
-static void cpt_recent_clear(void)
-{
-	LIST_HEAD(gone);
-	int k;
-
-	spin_lock(&cpt_recent_lock);
-	for (k = 0; k < CPT_NR_TEXTS; k++) {
-		list_splice_init(&cpt_recent[k].texts, &gone);
-		cpt_recent[k].nr = 0;
-		cpt_recent[k].bytes = 0;
-		memset(cpt_gone[k], 0, sizeof(cpt_gone[k]));
-	}
-	spin_unlock(&cpt_recent_lock);
-	cpt_put_list(&gone);
+	return (n - 1) % CPT_POS_TAGS + 1;
 }
 
 /* Like snprintf: the full length, at most @size bytes written with a NUL. */
@@ -261,88 +115,64 @@ static struct cpt_text *cpt_text_render(const struct cptab *tab,
 	text = kvmalloc(struct_size(text, buf, len + 1), GFP_KERNEL);
 	if (!text)
 		return NULL;
-	refcount_set(&text->ref, 1);
-	text->kind = kind;
-	text->generation = tab->generation;
 	text->len = cpt_text_format(tab, kind, text->buf, len + 1);
 	return text;
 }
 
 /*
- * The text of @tab, rendered on first use, with a reference for the
- * caller.  A text is in cpt_recent before any reader can see it: a reader
- * that got it from @tab and comes back for the rest must find it there,
- * even when the first reader that rendered it was preempted at once.
- * cpt_render_lock makes one reader render while the others wait, so the
- * text never changes once seen.
+ * The text of @tab, rendered by its first reader while the others wait
+ * (killably) for it, and valid while @tab is held.  The formatter yields
+ * the CPU between lines: the distance text of 256 partitions is 0.5 MB.
  */
-static DEFINE_MUTEX(cpt_render_lock);
-
-static struct cpt_text *cpt_text_get(struct cptab *tab,
-				     enum cpt_text_kind kind)
+static const struct cpt_text *cpt_text_get(struct cptab *tab,
+					   enum cpt_text_kind kind)
 {
 	struct cpt_text *text;
 
 	/* Pairs with smp_store_release(): a text seen is a text complete. */
 	text = smp_load_acquire(&tab->text[kind]);
+	if (text)
+		return text;
+	if (mutex_lock_killable(&tab->render_lock))
+		return ERR_PTR(-EINTR);
+	text = tab->text[kind];
 	if (!text) {
-		mutex_lock(&cpt_render_lock);
-		text = tab->text[kind];
-		if (!text) {
-			text = cpt_text_render(tab, kind);
-			if (text) {
-				cpt_recent_add(text);
-				smp_store_release(&tab->text[kind], text);
-			}
-		}
-		mutex_unlock(&cpt_render_lock);
-		if (!text)
-			return NULL;
+		text = cpt_text_render(tab, kind);
+		if (text)
+			smp_store_release(&tab->text[kind], text);
 	}
-	/* @tab holds a reference until the caller puts it. */
-	refcount_inc(&text->ref);
-	return text;
-}
-
-/*
- * The text a read at *ppos continues, or that of the table in force; NULL
- * when the position is the end of a text pushed out since (0 bytes).
- */
-static struct cpt_text *cpt_text_at(enum cpt_text_kind kind, loff_t pos)
-{
-	u64 tag = (u64)pos >> CPT_POS_SHIFT;
-	struct cpt_text *text;
-	struct cptab *tab;
-
-	if (tag)
-		return cpt_recent_find(kind, tag, (u64)pos & CPT_POS_OFFSET);
-	tab = cpt_get();
-	if (!tab)
-		return ERR_PTR(-ENODEV);
-	text = cpt_text_get(tab, kind);
-	cpt_put(tab);
+	mutex_unlock(&tab->render_lock);
 	return text ?: ERR_PTR(-ENOMEM);
 }
 
-/* Serve a read of a /proc/sys/lnet file from one text for all its calls. */
+/* Serve a read of a /proc/sys/lnet file from the text of one table. */
 static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 			 loff_t *ppos)
 {
-	u64 off = (u64)*ppos & CPT_POS_OFFSET;
-	struct cpt_text *text;
+	u64 pos = *ppos, tag = pos >> CPT_POS_SHIFT;
+	u64 off = pos & CPT_POS_OFFSET;
+	const struct cpt_text *text;
+	struct cptab *tab;
 	size_t n = 0;
 	int ret = 0;
 
 	if (*ppos < 0)
 		return -EINVAL;
-	text = cpt_text_at(kind, *ppos);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	if (!text) {
-		*lenp = 0;
-		return 0;
+	tab = cpt_get();
+	if (!tab)
+		return -ENODEV;
+	if (tag && tag != cpt_pos_tag(tab, kind)) {
+		/* Its table was replaced: see the file positions above. */
+		if (!(pos & CPT_POS_END))
+			ret = -EAGAIN;
+		goto out;
 	}
-	/* A distance file of 8192 partitions is 0.6 GB: far from this. */
+	text = cpt_text_get(tab, kind);
+	if (IS_ERR(text)) {
+		ret = PTR_ERR(text);
+		goto out;
+	}
+	/* 256 partitions give 0.5 MB of distances: far from this. */
 	if (text->len > CPT_POS_OFFSET) {
 		ret = -EFBIG;
 		goto out;
@@ -351,11 +181,12 @@ static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 		n = min_t(size_t, *lenp, text->len - off);
 		memcpy(buffer, text->buf + off, n);
 	}
-	*ppos = (loff_t)(cpt_pos_tag(text->generation) << CPT_POS_SHIFT |
-			 (off + n));
+	off += n;
+	*ppos = (loff_t)(cpt_pos_tag(tab, kind) << CPT_POS_SHIFT |
+			 (off >= text->len ? CPT_POS_END : 0) | off);
 out:
 	*lenp = n;
-	cpt_text_put(text);
+	cpt_put(tab);
 	return ret;
 }
 
@@ -376,18 +207,13 @@ static int cpt_proc_distance(CPT_CTL_CONST struct ctl_table *ctl, int write,
 }
 
 /*
- * Who may write, and how.  The file mode already limits writers to root;
- * a root that only has CAP_SYS_ADMIN inside a user namespace (a container)
- * must not re-partition the host.  A value comes in one write(): there is
- * no per-open state to assemble pieces written at other offsets.
+ * Who may write.  The file mode already limits writers to root; a root
+ * that only has CAP_SYS_ADMIN inside a user namespace (a container) must
+ * not re-partition the host.
  */
-static int cpt_proc_may_write(const loff_t *ppos)
+static int cpt_proc_may_write(void)
 {
-	if (!ns_capable(&init_user_ns, CAP_SYS_ADMIN))
-		return -EPERM;
-	if (*ppos)
-		return -EINVAL;
-	return 0;
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
 }
 
 /*
@@ -395,15 +221,18 @@ static int cpt_proc_may_write(const loff_t *ppos)
  * echo adds, and cut after @max + 1 bytes: enough for the parser to tell
  * that it is too long, with the same message as at load.
  */
-static char *cpt_proc_value(const void *buffer, size_t len, size_t max,
+static char *cpt_proc_value(const char *s, size_t len, size_t max,
 			    size_t *vlen)
 {
-	const char *s = buffer;
-
 	if (len && s[len - 1] == '\n')
 		len--;
 	*vlen = min(len, max + 1);
 	return kmemdup_nul(s, *vlen, GFP_KERNEL);
+}
+
+static void cpt_log_offset(const char *name, loff_t pos)
+{
+	pr_err("%s: a write at offset %lld continues no value\n", name, pos);
 }
 
 static int cpt_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
@@ -412,9 +241,14 @@ static int cpt_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
 	char *val;
 	int ret, n;
 
-	ret = cpt_proc_may_write(ppos);
+	ret = cpt_proc_may_write();
 	if (ret)
 		return ret;
+	/* A count is a few bytes: one write() at offset 0. */
+	if (*ppos) {
+		cpt_log_offset("cpu_npartitions", *ppos);
+		return -EINVAL;
+	}
 	val = cpt_proc_value(buffer, *lenp, CPT_COUNT_MAX, &vlen);
 	if (!val)
 		return -ENOMEM;
@@ -437,17 +271,83 @@ static int cpt_proc_npartitions(CPT_CTL_CONST struct ctl_table *ctl,
 	return cpt_proc_read(CPT_TEXT_NPARTITIONS, buffer, lenp, ppos);
 }
 
-static int cpt_proc_set_pattern(const void *buffer, size_t *lenp,
-				loff_t *ppos)
+/*
+ * A cpu_pattern written in pieces.  /proc/sys files report a block size of
+ * 1024 bytes, so stdio writers (bash's echo and printf, procps) write a
+ * longer value in pieces of a multiple of 1024 bytes, and dd in pieces of
+ * its bs.  The kernel cannot see where a value ends, so the rule is:
+ *
+ *   a piece that ends with a newline, or whose length is not a multiple
+ *   of CPT_PIECE (512) bytes, ends the value; any other piece is held as
+ *   the start of a longer value, and the write succeeds.
+ *
+ * Pieces held are joined with the next write of the same process at the
+ * offset where they stop, and the whole value is planned once, when it
+ * ends: applied, or refused by that last write with the planner's errno
+ * and log line.  No prefix of a value is ever planned.  A write at offset
+ * 0 starts a new value (dropping what was held, with a log line); a write
+ * at another offset that continues nothing is refused (-EINVAL).  A value
+ * over CPT_PATTERN_MAX bytes ends at once, refused with -E2BIG.
+ *
+ * The cost of the rule: a value of exactly 512 * k bytes written without
+ * a newline (busybox sysctl -w writes none) is held, not applied, until a
+ * newline follows; echo, printf '%s\n' and procps sysctl add one.
+ *
+ * One value is held at a time, for cpu_pattern only (a count fits in one
+ * write): at most CPT_PATTERN_MAX + 1 bytes are kept.
+ */
+#define CPT_PIECE	512
+
+struct cpt_pending {
+	pid_t tgid;
+	size_t len;			/* bytes written, kept or not */
+	char buf[CPT_PATTERN_MAX + 1];	/* the longest value and a newline */
+};
+static struct cpt_pending cpt_pending;
+static DEFINE_MUTEX(cpt_pending_lock);
+
+/* Under cpt_pending_lock. */
+static void cpt_pending_drop(void)
+{
+	if (cpt_pending.len)
+		pr_info("cpu_pattern: %zu bytes written without an end (a newline) dropped\n",
+			cpt_pending.len);
+	cpt_pending.len = 0;
+}
+
+/*
+ * Add the piece at @buffer to the value held; whether the value ends with
+ * it.  Under cpt_pending_lock, after the offset was checked.
+ */
+static bool cpt_pending_add(const char *buffer, size_t len)
+{
+	size_t kept = min(cpt_pending.len, sizeof(cpt_pending.buf));
+
+	memcpy(cpt_pending.buf + kept, buffer,
+	       min(len, sizeof(cpt_pending.buf) - kept));
+	cpt_pending.len += len;
+	cpt_pending.tgid = task_tgid_nr(current);
+	if (cpt_pending.len > sizeof(cpt_pending.buf))
+		return true;	/* too long already: refuse it now */
+	return (len && buffer[len - 1] == '\n') || len % CPT_PIECE;
+}
+
+/* Plan the value held, and forget it. */
+static int cpt_pending_apply(void)
 {
 	size_t vlen;
 	char *val;
 	int ret;
 
-	ret = cpt_proc_may_write(ppos);
-	if (ret)
-		return ret;
-	val = cpt_proc_value(buffer, *lenp, CPT_PATTERN_MAX, &vlen);
+	if (cpt_pending.len > sizeof(cpt_pending.buf)) {
+		/* Enough of it for the parser's -E2BIG and message. */
+		vlen = sizeof(cpt_pending.buf);
+		val = kmemdup_nul(cpt_pending.buf, vlen, GFP_KERNEL);
+	} else {
+		val = cpt_proc_value(cpt_pending.buf, cpt_pending.len,
+				     CPT_PATTERN_MAX, &vlen);
+	}
+	cpt_pending.len = 0;
 	if (!val)
 		return -ENOMEM;
 	/* The parser would stop at a NUL and plan from half the value. */
@@ -458,10 +358,33 @@ static int cpt_proc_set_pattern(const void *buffer, size_t *lenp,
 		ret = cpt_live_replan(NULL, val);
 	}
 	kfree(val);
+	return ret;
+}
+
+static int cpt_proc_set_pattern(const void *buffer, size_t *lenp,
+				loff_t *ppos)
+{
+	int ret;
+
+	ret = cpt_proc_may_write();
 	if (ret)
 		return ret;
-	*ppos += *lenp;
-	return 0;
+	mutex_lock(&cpt_pending_lock);
+	if (!*ppos) {
+		cpt_pending_drop();
+	} else if (*ppos != cpt_pending.len ||
+		   cpt_pending.tgid != task_tgid_nr(current)) {
+		cpt_log_offset("cpu_pattern", *ppos);
+		ret = -EINVAL;
+		goto unlock;
+	}
+	if (cpt_pending_add(buffer, *lenp))
+		ret = cpt_pending_apply();
+	if (!ret)
+		*ppos += *lenp;
+unlock:
+	mutex_unlock(&cpt_pending_lock);
+	return ret;
 }
 
 static int cpt_proc_pattern(CPT_CTL_CONST struct ctl_table *ctl, int write,
@@ -508,7 +431,6 @@ static struct ctl_table_header *cpt_sysctl_header;
  */
 int cpt_sysctl_register(void)
 {
-	cpt_recent_init();
 	cpt_sysctl_header = register_sysctl("lnet", cpt_sysctl_table);
 	return cpt_sysctl_header ? 0 : -ENOMEM;
 }
@@ -518,5 +440,4 @@ void cpt_sysctl_unregister(void)
 {
 	unregister_sysctl_table(cpt_sysctl_header);
 	cpt_sysctl_header = NULL;
-	cpt_recent_clear();
 }

@@ -42,3 +42,16 @@ $(KBUILD_TESTS): test-kbuild-%:
 		 tests/modules/cpt_live_consumer.ko; do \
 		test -f $(KBUILD_OUT)/$*/$$m || { echo "test-kbuild: $*: $$m not built" >&2; exit 1; }; \
 	done
+	@# The exports are in namespace CPT: a consumer that does not import
+	@# it must not link.
+	@d=$(KBUILD_OUT)/$*/noimport; mkdir -p $$d; \
+	grep -v '^CPT_IMPORT_NS;' tests/modules/cpt_consumer.c >$$d/cpt_noimport.c; \
+	echo 'obj-m += cpt_noimport.o' >$$d/Kbuild; \
+	echo 'ccflags-y += -I$(CURDIR)/include' >>$$d/Kbuild; \
+	if $(MAKE) --no-print-directory -C /usr/src/linux-headers-$* \
+		M=$(CURDIR)/$$d KBUILD_EXTRA_SYMBOLS=$(CURDIR)/$(KBUILD_OUT)/$*/Module.symvers \
+		modules >$$d.log 2>&1; then \
+		echo "test-kbuild: $*: a consumer without CPT_IMPORT_NS linked" >&2; exit 1; fi; \
+	grep -q 'from namespace CPT, but does not import it' $$d.log || { cat $$d.log; \
+		echo "test-kbuild: $*: no namespace error for a consumer without CPT_IMPORT_NS" >&2; exit 1; }; \
+	echo "test-kbuild: $*: a consumer without CPT_IMPORT_NS is refused by modpost"

@@ -53,11 +53,22 @@
 #define CPT_H
 
 #include <linux/cpumask.h>
+#include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
 
 #define CPT_ANY		(-1)
+
+/*
+ * cpt's functions are exported in the symbol namespace "CPT": a module
+ * that calls them says CPT_IMPORT_NS; once, at file scope, next to its
+ * MODULE_LICENSE("GPL").  Without it modpost refuses to link the module
+ * and the kernel refuses to load it.  (This is MODULE_IMPORT_NS(CPT) up
+ * to 6.12 and MODULE_IMPORT_NS("CPT") from 6.13, written so that it is
+ * the same on every kernel.)
+ */
+#define CPT_IMPORT_NS		MODULE_INFO(import_ns, "CPT")
 
 /* A partition table; opaque. */
 struct cptab;

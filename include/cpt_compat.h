@@ -70,4 +70,17 @@ static inline int cpt_compat_llc_id(unsigned int cpu)
 #define CPT_CTL_CONST
 #endif
 
+/*
+ * CPT_EXPORT(sym): export @sym (GPL) in the symbol namespace "CPT", which
+ * consumers import with CPT_IMPORT_NS (cpt.h).  Up to 6.12 the namespace
+ * argument of EXPORT_SYMBOL_NS_GPL() is a bare word that the macro turns
+ * into a string; 6.13 takes the string literal itself.
+ */
+#include <linux/export.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define CPT_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, "CPT")
+#else
+#define CPT_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, CPT)
+#endif
+
 #endif /* CPT_COMPAT_H */

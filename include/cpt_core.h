@@ -10,7 +10,13 @@
 #include "cpt_shim.h"
 
 #define CPT_PATTERN_MAX		4096	/* bytes, without the terminating NUL */
-#define CPT_DEFAULT_MAX		256	/* cap of the automatic partition count */
+/*
+ * Partitions of a table, at most: Lustre's LNET_CPT_MAX.  The distance
+ * file grows as the square of the count (0.5 MB at 256 partitions), and
+ * the automatic count stops here too.
+ */
+#define CPT_PARTS_MAX		256
+#define CPT_DEFAULT_MAX		CPT_PARTS_MAX	/* cap of the automatic count */
 #define CPT_NONE		(-1)	/* "no partition", "unknown L3" */
 #define CPT_LOCAL_DISTANCE	10
 #define CPT_REMOTE_DISTANCE	20
@@ -107,8 +113,8 @@ void cpt_topo_free(struct cpt_topo *topo);
  * stores a table to free with cpt_table_free().  On failure returns a
  * negative errno, stores no table and fills @err (which may be NULL):
  *   -EINVAL  malformed pattern, or a partition left without CPUs
- *   -ERANGE  npartitions negative or above the online CPU count, number
- *            overflow in the pattern
+ *   -ERANGE  npartitions negative or above the online CPU count, more
+ *            than CPT_PARTS_MAX partitions, number overflow in the pattern
  *   -ENODEV  the pattern names a CPU, core or node that does not exist or
  *            is offline
  *   -E2BIG   pattern longer than CPT_PATTERN_MAX
@@ -118,6 +124,13 @@ int cpt_plan(const struct cpt_topo *topo, int npartitions,
 	     const char *pattern, struct cpt_table **tablep,
 	     struct cpt_err *err);
 void cpt_table_free(struct cpt_table *table);
+
+/*
+ * Whether two tables of one machine are the same in everything but their
+ * warnings: partitions, CPUs online, and what the pattern keeps out (which
+ * decides where CPUs go when they come online).
+ */
+bool cpt_table_equal(const struct cpt_table *a, const struct cpt_table *b);
 
 /* The largest node distance between partitions @a and @b (both valid). */
 int cpt_table_distance(const struct cpt_table *table, int a, int b);

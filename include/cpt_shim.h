@@ -12,12 +12,16 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/types.h>
 
 #define cpt_calloc(n, size)	kvcalloc(n, size, GFP_KERNEL)
 #define cpt_free(p)		kvfree(p)
 #define cpt_snprintf		snprintf
+/* Between the steps of a long loop: the module plans and renders in
+ * process context, some of it under the CPU hotplug lock. */
+#define cpt_yield()		cond_resched()
 #else
 #include <errno.h>
 #include <stdbool.h>
@@ -28,6 +32,13 @@
 #define cpt_calloc(n, size)	calloc(n, size)
 #define cpt_free(p)		free(p)
 #define cpt_snprintf		snprintf
+#ifdef CPT_COUNT_YIELDS
+/* The unit tests count the yields, to check that long loops have them. */
+extern unsigned long cpt_yields;
+#define cpt_yield()		((void)cpt_yields++)
+#else
+#define cpt_yield()		((void)0)
+#endif
 #endif
 
 #endif /* CPT_SHIM_H */

@@ -53,9 +53,10 @@ rm -f /tmp/exp.big
 for n in 24 48; do
 	plan --npartitions $n --pattern N --distance | sum >>/tmp/exp.big
 done
-# dd: one read() for the whole file; cat: several, joined by the position.
+# dd: one read() for the whole file; cat: several, joined by the
+# position, and started again when the table is replaced in between.
 start_readers 1 bigdd "dd if=$P/cpu_partition_distance bs=1M 2>/dev/null"
-start_readers 1 bigcat "cat $P/cpu_partition_distance"
+start_readers 1 bigcat "whole bigcat 'cat $P/cpu_partition_distance'"
 repeat "$BIG" 'echo $((24 + 24 * (i % 2))) >$N'
 stop_readers
 check "$BIG writes in ${wt}s" [ "$errs" = 0 ]
@@ -63,7 +64,7 @@ n=$(sort_reads bigdd)
 check "$n single-call reads, $(ls /tmp/out.bigdd | wc -l) distinct, each one whole distance file" \
 	in_set bigdd /tmp/exp.big
 n=$(sort_reads bigcat)
-check "$n cat reads, $(ls /tmp/out.bigcat | wc -l) distinct, each one whole distance file" \
+check "$n cat reads ($(restarts bigcat) started again), $(ls /tmp/out.bigcat | wc -l) distinct, each one whole distance file" \
 	in_set bigcat /tmp/exp.big
 verify_consumer "after $BIG big replacements"
 

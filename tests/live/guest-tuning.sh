@@ -37,14 +37,25 @@ EXPLICIT="0[0-$((HALF - 1))] 1[$HALF-$LAST]"
 same "echo '$EXPLICIT' > cpu_pattern" "$(put $P/cpu_pattern "$EXPLICIT")" ok
 same "explicit table" "$(table)" "$(plan --pattern "$EXPLICIT")"
 same "cpu_pattern reads it back" "$(cat $P/cpu_pattern)" "$EXPLICIT"
+NOTIFIED=$(notified)
 same "npartitions=2 under an explicit pattern is accepted" "$(put $P/cpu_npartitions 2)" ok
 same "... the pattern still sets the table" "$(table)" "$(plan --pattern "$EXPLICIT")"
 same "... cpu_npartitions reads 2" "$(cat $P/cpu_npartitions)" 2
 check "... and the log says it is ignored" sh -c "dmesg | tail -n 3 | grep -q 'npartitions=2 ignored'"
+check "... and that the partitions are unchanged" sh -c "dmesg | tail -n 1 | grep -q 'partitions are unchanged'"
+same "... so the consumer was not notified" "$(notified)" "$NOTIFIED"
+same "the same pattern again: accepted" "$(put $P/cpu_pattern "$EXPLICIT")" ok
+check "... and nothing is replaced" sh -c "dmesg | tail -n 1 | grep -q 'partition table is unchanged'"
+same "... and the consumer was not notified" "$(notified)" "$NOTIFIED"
 same "empty cpu_pattern" "$(put $P/cpu_pattern '')" ok
 same "table for 2, no pattern" "$(table)" "$(plan --npartitions 2)"
+# On these 4 CPUs that is the explicit pattern's layout again.
+same "... the same partitions: the consumer was not notified" "$(notified)" "$NOTIFIED"
+same "npartitions=2 again: accepted" "$(put $P/cpu_npartitions 2)" ok
+same "... and the consumer was not notified" "$(notified)" "$NOTIFIED"
 same "X[0] with 2" "$(put $P/cpu_pattern 'X[0]')" ok
 same "table for X[0]" "$(table)" "$(plan --npartitions 2 --pattern 'X[0]')"
+same "... new partitions: the consumer was notified once" "$(notified)" "$((NOTIFIED + 1))"
 LONG=$(pad 4096 "0[0-$LAST]")
 same "a 4096-byte pattern plus newline" "$(put $P/cpu_pattern "$LONG")" ok
 same "its table" "$(table)" "$(plan --pattern "0[0-$LAST]")"
@@ -83,8 +94,8 @@ check "anyone may read" su -s /bin/sh nobody -c "cat $P/cpu_partition_table $N $
 
 # ---------------------------------------------------------------------------
 section "$CYCLES replacements under 5 concurrent readers"
-# Each file keeps its last 2048 small texts, more than CYCLES: however
-# starved a reader, it never gets EAGAIN here.
+# A reader in several calls that a replacement overtakes gets EAGAIN and
+# starts again (whole); every output must be one whole planned table.
 rm -f /tmp/exp.table /tmp/exp.dist
 for n in 0 1 2 3 4; do
 	plan --npartitions $n | sum >>/tmp/exp.table
@@ -92,7 +103,7 @@ for n in 0 1 2 3 4; do
 done
 start_readers 3 tbl "cat $P/cpu_partition_table"
 # One byte per read(): every call after the first continues the same table.
-start_readers 1 tbl1 "dd if=$P/cpu_partition_table bs=1 2>/dev/null"
+start_readers 1 tbl1 "whole tbl1 'dd if=$P/cpu_partition_table bs=1'"
 start_readers 1 dst "cat $P/cpu_partition_distance"
 repeat "$CYCLES" 'echo $((i % 5)) >$N'
 stop_readers
@@ -104,7 +115,7 @@ check "$nt table reads, $(ls /tmp/out.tbl | wc -l) distinct, each one whole plan
 	in_set tbl /tmp/exp.table
 check "$nd distance reads, $(ls /tmp/out.dst | wc -l) distinct, each one whole planned distance" \
 	in_set dst /tmp/exp.dist
-check "$n1 reads of one byte per call, $(ls /tmp/out.tbl1 | wc -l) distinct, each one whole planned table" \
+check "$n1 reads of one byte per call ($(restarts tbl1) started again), $(ls /tmp/out.tbl1 | wc -l) distinct, each one whole planned table" \
 	in_set tbl1 /tmp/exp.table
 check "readers saw more than one table" [ "$(ls /tmp/out.tbl | wc -l)" -gt 1 ]
 echo 0 >$N
@@ -112,61 +123,143 @@ same "after the cycles: the fresh table" "$(table)" "$FRESH"
 verify_consumer "after $CYCLES replacements"
 
 # ---------------------------------------------------------------------------
-section "a slow reader across replacements"
-# replace_and_read N FILE...: N replacements, each followed by a read of
-# every FILE (which renders its text of the new table).
-replace_and_read() {
-	_n=$1
-	shift
-	repeat "$_n" "echo \$((i % 3 + 1)) >$N; cat $* >/dev/null"
-}
-# The texts of each file are kept apart: 40 tables whose other files are
-# read must not push out the table text a slow reader is in the middle of.
+section "a reader across a replacement"
 echo 2 >$N
 WANT=$(table)
+# No replacement between two calls: the rest of the same table.
 exec 3<$P/cpu_partition_table
 dd bs=3 count=1 <&3 >/tmp/slow.out 2>/dev/null
-replace_and_read 40 $P/cpu_partition_distance $N $C
-cat <&3 >>/tmp/slow.out 2>/tmp/slow.err
-exec 3<&-
-same "3 bytes, 40 replacements (other files read), the rest: the first table" \
-	"$(cat /tmp/slow.out)" "$WANT"
-# Newer texts of the same file: a file keeps its small texts for 2048
-# replacements, so a reader 100 tables behind still gets its own.
 echo 2 >$N
-exec 3<$P/cpu_partition_table
-dd bs=3 count=1 <&3 >/tmp/slow.out 2>/dev/null
-replace_and_read 100 $P/cpu_partition_table
 cat <&3 >>/tmp/slow.out 2>/tmp/slow.err
 exec 3<&-
-same "3 bytes, 100 replacements (table read), the rest: the first table" \
-	"$(cat /tmp/slow.out)" "$WANT"
-# Big texts are kept up to 512 KiB a file (beyond the last 32): 150 texts
-# of a 4 KiB pattern push the first one out.  The reader must start
-# again, and is told.
-replace_long() { repeat "$1" 'put $C "$LONG" >/dev/null; cat $C >/dev/null'; }
-echo 0 >$N
+same "3 bytes, a write that changes nothing, the rest: the same table" \
+	"$(cat /tmp/slow.out /tmp/slow.err)" "$WANT"
+# A replacement between two calls: EAGAIN, never the end of another table.
+exec 3<$P/cpu_partition_table
+dd bs=3 count=1 <&3 >/dev/null 2>&1
+echo 1 >$N
+cat <&3 >/tmp/slow.out 2>/tmp/slow.err
+exec 3<&-
+check "3 bytes, a replacement, the rest: EAGAIN" \
+	grep -q 'temporarily unavailable' /tmp/slow.err
+check "... and no byte of the new table" [ ! -s /tmp/slow.out ]
+same "a fresh read gives the table in force" "$(table)" "$(plan --npartitions 1)"
+# The same for a 4 KiB pattern read 3 bytes at a time.
 put $C "$LONG" >/dev/null
 exec 3<$C
 dd bs=3 count=1 <&3 >/dev/null 2>&1
-replace_long 150
+put $C '' >/dev/null
 cat <&3 >/dev/null 2>/tmp/slow.err
 exec 3<&-
-check "3 bytes of a 4 KiB pattern, 150 replacements: EAGAIN, not another text's end" \
+check "3 bytes of a 4 KiB pattern, a replacement: EAGAIN" \
 	grep -q 'temporarily unavailable' /tmp/slow.err
-# A reader that got the whole text and comes back for the end (as cat
-# does) finds it, even when its text is gone.
+# A reader that had its whole text and comes back for the end of file (as
+# cat does) gets 0 bytes, however many tables came since.
+put $C "$LONG" >/dev/null
 exec 3<$C
 dd bs=8192 count=1 <&3 >/dev/null 2>&1
-replace_long 150
+repeat 100 'echo $((i % 3 + 1)) >$N'
 cat <&3 >/tmp/slow.out 2>/tmp/slow.err
 _rc=$?
 exec 3<&-
-check "whole 4 KiB pattern, 150 replacements, then end of file: no error" \
+check "whole 4 KiB pattern, 100 replacements, then end of file: no error" \
 	sh -c "[ $_rc = 0 ] && [ ! -s /tmp/slow.out ] && [ ! -s /tmp/slow.err ]"
 put $C '' >/dev/null
 echo 0 >$N
 same "a fresh read gives the table in force" "$(table)" "$FRESH"
+
+# ---------------------------------------------------------------------------
+section "a pattern written in pieces"
+# /proc/sys files have a block size of 1024: stdio writers (bash's echo
+# and printf) split a long value in pieces of 1024 * k bytes, dd in pieces
+# of its bs.  A value is applied whole or not at all (cpt(4)): a piece that
+# ends with a newline, or is not a multiple of 512 bytes, ends it; other
+# pieces are held.  GOOD patterns are 0[0-1], blanks, 1[2-3]: any prefix of
+# 512 * k bytes is 0[0-1] alone, a valid pattern for another table.  BAD
+# ones end with a stray ']' instead: invalid whole, valid prefixes.
+echo 0 >$N
+put $C '' >/dev/null
+PREV=$(table)
+WHOLE=$(plan --pattern '0[0-1] 1[2-3]')
+PREFIX=$(plan --pattern '0[0-1]')
+check "the prefix table differs from both" \
+	sh -c "[ '$PREFIX' != '$WHOLE' ] && [ '$PREFIX' != '$PREV' ]"
+BASH=/cpt/bash
+check "bash is here (bash-static)" [ -x $BASH ]
+# mkpat LEN KIND: the GOOD or BAD pattern of LEN bytes.
+mkpat() {
+	if [ "$2" = GOOD ]; then _end='1[2-3]'; else _end=']'; fi
+	printf '0[0-1]%*s%s' $(($1 - 6 - ${#_end})) '' "$_end"
+}
+# write_with WRITER FILE: write the value in /tmp/v.nl (with a newline)
+# or /tmp/v (without) to FILE the way WRITER does.
+write_with() {
+	case $1 in
+	echo) $BASH -c 'v=$(cat /tmp/v); echo "$v" >'"$2" ;;
+	printf) $BASH -c 'v=$(cat /tmp/v); printf "%s" "$v" >'"$2" ;;
+	dd512) dd if=/tmp/v.nl of="$2" bs=512 conv=notrunc ;;
+	dd1024) dd if=/tmp/v.nl of="$2" bs=1024 conv=notrunc ;;
+	once) dd if=/tmp/v.nl of="$2" bs=1M conv=notrunc ;;
+	sysctl) sysctl -q -w "lnet.cpu_pattern=$(cat /tmp/v)" ;;
+	esac
+}
+nprefix=0
+for len in 1023 1024 1025 1500 2100 4095 4096; do
+	for kind in GOOD BAD; do
+		mkpat $len $kind >/tmp/v
+		{ cat /tmp/v; echo; } >/tmp/v.nl
+		for w in echo printf dd512 dd1024 once sysctl; do
+			# Without a newline (printf, sysctl), 512 * k bytes are
+			# held as the start of a longer value.
+			held=0
+			case $w in printf|sysctl) [ $((len % 512)) = 0 ] && held=1 ;; esac
+			if [ $held = 1 ]; then
+				want=$PREV; wantp=; wantrc=0
+			elif [ $kind = GOOD ]; then
+				want=$WHOLE; wantp=$(cat /tmp/v); wantrc=0
+			else
+				want=$PREV; wantp=; wantrc=1
+			fi
+			write_with $w $C >/dev/null 2>/tmp/w.err
+			rc=$?
+			[ $rc = 0 ] || rc=1
+			got=$(table)
+			[ "$got" = "$PREFIX" ] && nprefix=$((nprefix + 1))
+			if [ "$got" = "$want" ] && [ "$(cat $C)" = "$wantp" ] &&
+			   [ $rc = $wantrc ]; then
+				pass "$len-byte $kind pattern by $w: $([ $wantrc = 1 ] && echo refused || { [ $held = 1 ] && echo held || echo applied; })"
+			else
+				fail "$len-byte $kind pattern by $w: rc $rc (want $wantrc)"
+				{ echo "table:"; echo "$got"; echo "cpu_pattern: $(cat $C | wc -c) bytes";
+				  cat /tmp/w.err; } | sed 's/^/    | /'
+			fi
+			put $C '' >/dev/null
+		done
+	done
+done
+same "no write ever installed a prefix's table" "$nprefix" 0
+# A held value is finished by the same process at the offset it stopped.
+mkpat 1024 GOOD >/tmp/v
+same "1024 bytes, then a newline, by one process (two writes)" \
+	"$($BASH -c 'v=$(cat /tmp/v); exec 3>'$C'; printf "%s" "$v" >&3; echo >&3'; table)" "$WHOLE"
+put $C '' >/dev/null
+r=$(dd if=/tmp/v of=$C bs=1 seek=100 conv=notrunc 2>&1)
+check "a write at offset 100 that continues nothing: EINVAL" contains "$r" "Invalid argument"
+check "... with a log line" sh -c "dmesg | tail -n 1 | grep -q 'offset 100 continues no value'"
+same "... and nothing changed" "$(table)" "$PREV"
+
+# ---------------------------------------------------------------------------
+section "what a notifier callback must not call"
+# The consumer tried, in its first notification: cpt_register_notifier()
+# and cpt_unregister_notifier() (the chain is locked: -EDEADLK) and
+# cpt_bind_current() (it would bind cpt's worker: -EPERM).
+same "register, unregister, bind from a callback: refused" \
+	"$(cat /sys/module/cpt_live_consumer/parameters/contract)" \
+	"register=-35 unregister=-35 bind=-1"
+check "... each with a log line" sh -c \
+	"[ \$(dmesg | grep -c 'called from a notifier callback: refused') -ge 3 ]"
+verify_consumer "after the refused calls"
+
 # ---------------------------------------------------------------------------
 section "$HOTPLUG offline/online cycles under a reader"
 # Two partitions, so that a CPU coming back has a partition to return to.

@@ -58,6 +58,10 @@ verify_consumer() {
 	esac
 }
 
+# How many notifications the live consumer has had (after waiting for the
+# one of the table in force).
+notified() { sed -n 's/.* notified=\([0-9]*\) .*/\1/p' $LC; }
+
 table() { cat $P/cpu_partition_table; }
 distance() { cat $P/cpu_partition_distance; }
 plan() { /cpt/cpt-plan --sysfs /sys "$@" 2>/dev/null; }
@@ -152,6 +156,27 @@ start_readers() {
 		_i=$((_i + 1))
 	done
 }
+
+# whole TAG COMMAND: run the shell COMMAND (a reader of one file) again
+# while it fails with EAGAIN, which is what a reader gets when the table is
+# replaced before it has read all of it (cpt(4)); print the output of the
+# run that did not (and its errors, if it failed), and count the restarts
+# in /tmp/again.TAG.
+whole() {
+	while :; do
+		if eval "$2" >"/tmp/whole.$1" 2>"/tmp/whole.$1.err"; then
+			cat "/tmp/whole.$1"
+			return 0
+		fi
+		grep -q 'temporarily unavailable' "/tmp/whole.$1.err" || break
+		echo >>"/tmp/again.$1"
+	done
+	cat "/tmp/whole.$1" "/tmp/whole.$1.err"
+	return 1
+}
+
+# restarts TAG: how many times whole TAG started again.
+restarts() { cat "/tmp/again.$1" 2>/dev/null | wc -l; }
 
 stop_readers() {
 	touch /tmp/stop

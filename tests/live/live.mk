@@ -14,7 +14,15 @@
 LIVE_KERNELS	?= 6.1 6.12
 LIVE_SCENARIOS	?= maxcpus tuning seed
 
-.PHONY: test-live
+.PHONY: test-live test-unload
+
+# make test-unload: the unload scenario on every kernel (6.1-rt too).
+UNLOAD_KERNELS	?= 6.1 6.12 6.1-rt
+test-unload: build/cpt-plan.static
+	@for k in $(UNLOAD_KERNELS); do \
+		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
+	done
+	@tests/live/run.sh --scenarios unload $(UNLOAD_KERNELS)
 
 test-live: build/cpt-plan.static
 	@for k in $(LIVE_KERNELS); do \

@@ -17,6 +17,9 @@
 #            replacements under 5 readers, 200 offline/online cycles
 #   seed     -smp 48 (LU-9998): npartitions=6, invalid writes, pattern N,
 #            whole reads of a 13 KB distance file under replacements
+#   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
+#            notification holds the table (the test build fault/cpt.ko),
+#            then offline/rmmod/online/insmod cycles under busy loops
 #
 # Guests run with slub_debug=FZP, so that a replaced table used after it
 # was freed reads poison.  LIVE_CYCLES, LIVE_HOTPLUG and LIVE_BIG_CYCLES
@@ -46,7 +49,7 @@ mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest scripts.
 env=
-for v in LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES; do
+for v in LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS; do
 	eval "val=\${$v:-}"
 	[ -n "$val" ] && env="$env$v=$val; "
 done
@@ -72,6 +75,10 @@ for k in $kernels; do
 		seed)
 			smp=48,sockets=1,cores=24,threads=2
 			limit=420 ;;
+		unload)
+			smp=4,sockets=1,cores=2,threads=2
+			append="slub_debug=FZPU panic_on_warn=1"
+			limit=600 ;;
 		*)
 			echo "run.sh: unknown scenario '$s'" >&2
 			exit 2 ;;

@@ -621,3 +621,4 @@ module_exit(cpt_bench_exit);
 
 MODULE_DESCRIPTION("cpt test: lookup cost, service model and memory benchmarks");
 MODULE_LICENSE("GPL");
+CPT_IMPORT_NS;

@@ -438,3 +438,4 @@ module_exit(cpt_consumer_exit);
 
 MODULE_DESCRIPTION("cpt test: checks every function cpt exports");
 MODULE_LICENSE("GPL");
+CPT_IMPORT_NS;

@@ -167,6 +167,46 @@ static void rebind_workers(void)
 	}
 }
 
+static int lc_never(struct notifier_block *nb, unsigned long action,
+		    void *data)
+{
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lc_probe_nb = {
+	.notifier_call = lc_never,
+};
+
+/*
+ * What the calls that cpt.h forbids in a callback returned, tried in the
+ * first notification (1: not tried yet).  Read from the "contract"
+ * parameter.
+ */
+static int contract_register = 1, contract_unregister = 1, contract_bind = 1;
+
+static void lc_try_forbidden(struct notifier_block *nb)
+{
+	if (contract_register != 1)
+		return;
+	contract_register = cpt_register_notifier(&lc_probe_nb);
+	contract_unregister = cpt_unregister_notifier(nb);
+	contract_bind = cpt_bind_current(0);
+}
+
+static int contract_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "register=%d unregister=%d bind=%d\n",
+			  contract_register, contract_unregister,
+			  contract_bind);
+}
+
+static const struct kernel_param_ops contract_ops = {
+	.get = contract_get,
+};
+module_param_cb(contract, &contract_ops, NULL, 0444);
+MODULE_PARM_DESC(contract,
+		 "read: what the calls a callback must not make returned there");
+
 /* A new table is in force: rebuild what depends on the partitions. */
 static int lc_notify(struct notifier_block *nb, unsigned long action,
 		     void *data)
@@ -177,6 +217,7 @@ static int lc_notify(struct notifier_block *nb, unsigned long action,
 	atomic_inc(&nr_notified);
 	if (action != CPT_TABLE_REPLACED)
 		return NOTIFY_DONE;
+	lc_try_forbidden(nb);
 
 	mutex_lock(&lc_rebuild_lock);
 	if (cptab_generation(new) <= cptab_generation(cur))
@@ -353,3 +394,4 @@ module_exit(lc_exit);
 
 MODULE_DESCRIPTION("cpt test: a consumer that follows table replacements");
 MODULE_LICENSE("GPL");
+CPT_IMPORT_NS;

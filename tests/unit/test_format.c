@@ -221,33 +221,51 @@ static void test_huge(void **state)
 	cpt_topo_free(t);
 }
 
-/* 8192 partitions of one CPU: Intel numbering, core c = CPUs c, c+4096 ->
- * partitions 2c, 2c+1. */
-static void test_huge_8192_parts(void **state)
+/*
+ * The most partitions, 256, of 8192 CPUs (Intel numbering, core c = CPUs
+ * c and c + 4096): partition p = cores 16p .. 16p + 15 (see test_plan.c).
+ * Rendering yields the CPU once a line at least.
+ */
+static void test_huge_256_parts(void **state)
 {
 	struct cpt_topo *t = fx_huge_intel();
 	struct cpt_table *tb = NULL;
+	unsigned long yields;
 	char *ref, *p;
-	size_t len;
-	int c;
+	size_t len, dlen;
+	int part, c;
 
 	(void)state;
 	assert_non_null(t);
-	ctx("huge intel npartitions=8192");
-	ref = malloc(8192 * 16 + 1);
+	ctx("huge intel npartitions=256");
+	ref = malloc(256 * 32 * 6 + 1);
 	assert_non_null(ref);
 	p = ref;
-	for (c = 0; c < 4096; c++) {
-		p += sprintf(p, "%d\t: %d\n", 2 * c, c);
-		p += sprintf(p, "%d\t: %d\n", 2 * c + 1, c + 4096);
+	for (part = 0; part < 256; part++) {
+		p += sprintf(p, "%d\t:", part);
+		for (c = 16 * part; c < 16 * part + 16; c++)
+			p += sprintf(p, " %d", c);
+		for (c = 16 * part; c < 16 * part + 16; c++)
+			p += sprintf(p, " %d", c + 4096);
+		p += sprintf(p, "\n");
 	}
 	len = p - ref;
-	assert_int_equal(cpt_plan(t, 8192, NULL, &tb, NULL), 0);
+	assert_int_equal(cpt_plan(t, 256, NULL, &tb, NULL), 0);
+	yields = cpt_yields;
 	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, 0);
+	CHECK(cpt_yields - yields >= 256, "%lu yields for 256 lines",
+	      cpt_yields - yields);
 	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, 100);
 	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, len);
 	check_size(cpt_format_table, "cpt_format_table", tb, ref, len,
 		   len + 1);
+	/* 256 lines of 256 "b:d" entries: the largest distance text. */
+	yields = cpt_yields;
+	dlen = cpt_format_distance(tb, NULL, 0);
+	CHECK(cpt_yields - yields >= 256, "%lu yields for 256 lines",
+	      cpt_yields - yields);
+	CHECK(dlen > 400000 && dlen < 600000, "distance text of %zu bytes",
+	      dlen);
 	cpt_table_free(tb);
 	free(ref);
 	cpt_topo_free(t);
@@ -260,7 +278,7 @@ int main(void)
 		cmocka_unit_test(test_single),
 		cmocka_unit_test(test_planned_small),
 		cmocka_unit_test(test_huge),
-		cmocka_unit_test(test_huge_8192_parts),
+		cmocka_unit_test(test_huge_256_parts),
 	};
 
 	unit_filter();

@@ -618,24 +618,16 @@ static void test_length(void **state)
 	memset(pat, ' ', CPT_PATTERN_MAX + 1);
 	expect_error(t, &e);
 
-	/* as many one-CPU partitions as fit in 4096 bytes, on 8192 CPUs */
+	/* 256 one-CPU partitions, the most, padded to 4096 bytes */
 	len = 0;
-	for (k = 0;; k++) {
-		char item[32];
-		int n = snprintf(item, sizeof(item), "%d[%d]\n", k, k);
-
-		if (len + n > CPT_PATTERN_MAX)
-			break;
-		memcpy(pat + len, item, n);
-		len += n;
-	}
+	for (k = 0; k < CPT_PARTS_MAX; k++)
+		len += sprintf(pat + len, "%d[%d]\n", k, k);
+	/* 10 * 5 + 90 * 7 + 156 * 9 = 2084 bytes */
+	assert_int_equal(len, 2084);
 	while (len < CPT_PATTERN_MAX)
 		pat[len++] = '\t';
 	pat[len] = '\0';
-	assert_int_equal(strlen(pat), CPT_PATTERN_MAX);
-	/* 10 * 5 + 90 * 7 + 379 * 9 = 4091 bytes: 479 items */
-	assert_int_equal(k, 479);
-	ctx("479 partitions in 4096 bytes");
+	ctx("256 partitions in 4096 bytes");
 	tb = plan_ok(h, 0, pat);
 	assert_int_equal(tb->nr_parts, k);
 	for (i = 0; i < k; i++) {
@@ -644,6 +636,11 @@ static void test_length(void **state)
 	}
 	assert_int_equal(tb->cpu_part[k], CPT_NONE);
 	cpt_table_free(tb);
+	/* a 257th: -ERANGE at its id */
+	sprintf(pat + 2084, "256[256]");
+	ctx("257 partitions");
+	e = (struct perr){ pat, 0, -ERANGE, 2084, 2084, "256", "supports 256" };
+	expect_error(h, &e);
 	free(pat);
 	cpt_topo_free(t);
 	cpt_topo_free(h);

@@ -915,50 +915,96 @@ static void test_perf_8192(void **state)
 	cpt_table_free(tb);
 	tb = NULL;
 	t0 = now();
-	rc = cpt_plan(t, 1000, NULL, &tb, NULL);
-	dt = now() - t0;
-	assert_int_equal(rc, 0);
-	CHECK(dt < 1.0, "planning 8192 CPUs into 1000 took %.3f s", dt);
-	cpt_table_free(tb);
-	tb = NULL;
-	t0 = now();
 	rc = cpt_plan(t, 0, "0[0-4095] 1[4096-8191]", &tb, NULL);
 	dt = now() - t0;
 	assert_int_equal(rc, 0);
 	CHECK(dt < 1.0, "planning a 2-partition pattern took %.3f s", dt);
 	cpt_table_free(tb);
 
-	/*
-	 * npartitions = 8192 = online CPUs: 512 per node, 64 per 32-core L3,
-	 * 2 per core: core c (CPUs c, c+4096) -> partitions 2c, 2c+1.
-	 */
+	/* Above 256 partitions: -ERANGE, before any placement work. */
 	tb = NULL;
+	assert_int_equal(cpt_plan(t, 8192, NULL, &tb, NULL), -ERANGE);
+	assert_null(tb);
+	assert_int_equal(cpt_plan(t, 257, NULL, &tb, NULL), -ERANGE);
+	assert_null(tb);
+
+	/*
+	 * npartitions = 256, the most: 16 nodes of 256 cores, 8 L3 domains
+	 * of 32 cores each, so 16 partitions a node and 2 an L3 domain, of
+	 * 16 whole cores: partition p = cores 16p .. 16p + 15, which are
+	 * CPUs 16p .. 16p + 15 and their siblings 4096 + 16p ...
+	 */
 	t0 = now();
-	rc = cpt_plan(t, 8192, NULL, &tb, NULL);
+	rc = cpt_plan(t, 256, NULL, &tb, NULL);
 	dt = now() - t0;
 	assert_int_equal(rc, 0);
-	CHECK(dt < 1.0, "planning 8192 CPUs into 8192 took %.3f s", dt);
-	assert_int_equal(tb->nr_parts, 8192);
-	CHECK(tb->warnings == CPT_WARN_SPLIT_CORES, "warnings %#x",
-	      tb->warnings);
-	for (c = 0; c < 4096; c++) {
-		CHECK(tb->cpu_part[c] == 2 * c && tb->cpu_part[c + 4096] ==
-		      2 * c + 1, "CPU %d in %d, CPU %d in %d", c,
-		      tb->cpu_part[c], c + 4096, tb->cpu_part[c + 4096]);
-		CHECK(tb->part_first[2 * c] == 2 * c &&
-		      tb->part_cpu[2 * c] == c &&
-		      tb->part_cpu[2 * c + 1] == c + 4096,
-		      "partitions of core %d", c);
-	}
-	assert_int_equal(tb->part_first[8192], 8192);
+	CHECK(dt < 1.0, "planning 8192 CPUs into 256 took %.3f s", dt);
+	assert_int_equal(tb->nr_parts, 256);
+	for (c = 0; c < 4096; c++)
+		CHECK(tb->cpu_part[c] == c / 16 &&
+		      tb->cpu_part[c + 4096] == c / 16,
+		      "CPU %d in %d, CPU %d in %d", c, tb->cpu_part[c],
+		      c + 4096, tb->cpu_part[c + 4096]);
 	assert_int_equal(cpt_table_distance(tb, 0, 1), 10);
-	assert_int_equal(cpt_table_distance(tb, 0, 8191), 32);
-	assert_int_equal(cpt_table_distance(tb, 0, 2 * 300), 16);
+	assert_int_equal(cpt_table_distance(tb, 0, 255), 32);
+	assert_int_equal(cpt_table_distance(tb, 0, 16), 16);
 	cpt_table_free(tb);
 	cpt_topo_free(t);
 }
 
 /* ---- every fixture, several counts -------------------------------------- */
+
+/*
+ * Grouping 16 nodes into 2 partitions merges 14 times, each O(nodes^2):
+ * the planner yields the CPU between merges (cpt_shim.h).
+ */
+static void test_group_yields(void **state)
+{
+	struct cpt_topo *t = fx_huge_intel();
+	struct cpt_table *tb;
+	unsigned long yields;
+
+	(void)state;
+	assert_non_null(t);
+	ctx("huge intel npartitions=2");
+	yields = cpt_yields;
+	tb = plan_ok(t, 2, NULL);
+	CHECK(cpt_yields - yields >= 14, "%lu yields for 14 merges",
+	      cpt_yields - yields);
+	cpt_table_free(tb);
+	cpt_topo_free(t);
+}
+
+/* cpt_table_equal(): what makes a sysctl write a no-op in the module. */
+static void test_table_equal(void **state)
+{
+	struct cpt_topo *t = fx_xeon8160();
+	struct cpt_table *a, *b;
+
+	(void)state;
+	assert_non_null(t);
+	ctx("xeon8160 equal tables");
+	a = plan_ok(t, 6, NULL);
+	b = plan_ok(t, 6, NULL);
+	CHECK(cpt_table_equal(a, b), "two plans for 6 differ");
+	cpt_table_free(b);
+	b = plan_ok(t, 12, NULL);
+	CHECK(!cpt_table_equal(a, b), "6 and 12 partitions are equal");
+	cpt_table_free(b);
+	cpt_table_free(a);
+	/* The count under an explicit pattern changes nothing but a warning. */
+	a = plan_ok(t, 0, "0[0-3] 1[4-7]");
+	b = plan_ok(t, 5, "0[0-3] 1[4-7]");
+	CHECK(b->warnings == CPT_WARN_NPART_IGNORED, "warnings %#x",
+	      b->warnings);
+	CHECK(cpt_table_equal(a, b), "npartitions changed an explicit table");
+	cpt_table_free(b);
+	b = plan_ok(t, 0, "0[0-3] 1[4-6]");
+	CHECK(!cpt_table_equal(a, b), "CPU 7 dropped, tables equal");
+	cpt_table_free(b);
+	cpt_table_free(a);
+	cpt_topo_free(t);
+}
 
 static void test_invariants_all(void **state)
 {
@@ -1004,8 +1050,16 @@ static void test_invariants_all(void **state)
 					break;
 			if (j < i)
 				continue;
-			P = np ? np : expected_default_count(t);
 			ctx("fixture %s npartitions=%d", fx_all[f].name, np);
+			if (np > CPT_PARTS_MAX) {
+				/* doc/planner.md: at most 256 partitions */
+				tb = NULL;
+				CHECK(cpt_plan(t, np, NULL, &tb, NULL) == -ERANGE &&
+				      !tb, "npartitions=%d above %d planned", np,
+				      CPT_PARTS_MAX);
+				continue;
+			}
+			P = np ? np : expected_default_count(t);
 			tb = plan_ok(t, np, NULL);
 			check_default_layout(t, tb, P);
 			cpt_table_free(tb);
@@ -1038,6 +1092,8 @@ int main(void)
 		cmocka_unit_test(test_lopsided),
 		cmocka_unit_test(test_huge),
 		cmocka_unit_test(test_perf_8192),
+		cmocka_unit_test(test_group_yields),
+		cmocka_unit_test(test_table_equal),
 		cmocka_unit_test(test_invariants_all),
 	};
 

@@ -17,7 +17,7 @@ UNIT_BINS	:= $(addprefix $(UNIT_OUT)/,$(UNIT_TESTS))
 UNIT_HELPERS	:= $(UNIT_OUT)/topo_fixtures.o $(UNIT_OUT)/unit_helpers.o
 UNIT_CORE_OBJS	:= $(patsubst cpt/%.c,$(UNIT_OUT)/core/%.o,$(CORE_SRC))
 UNIT_HDRS	:= $(wildcard $(CORE_HDR)) $(wildcard $(UNIT_DIR)/*.h)
-UNIT_CFLAGS	 = $(CFLAGS) $(WARN) $(SAN) -Iinclude -Icpt
+UNIT_CFLAGS	 = $(CFLAGS) $(WARN) $(SAN) -DCPT_COUNT_YIELDS -Iinclude -Icpt
 UNIT_LDLIBS	:= -lcmocka
 UNIT_ENV	:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1 \
 		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

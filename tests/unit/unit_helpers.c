@@ -15,6 +15,9 @@
 
 static char ctx_buf[256];
 
+/* Counted by cpt_yield() (cpt_shim.h, CPT_COUNT_YIELDS). */
+unsigned long cpt_yields;
+
 void unit_filter(void)
 {
 	const char *f = getenv("CMOCKA_TEST_FILTER");

@@ -87,6 +87,9 @@ void check_default_layout(const struct cpt_topo *t,
 			  const struct cpt_table *tb, int P);
 
 /* cpt_plan() that must succeed; checks the structure and returns the table. */
+/* cpt_yield() calls so far (CPT_COUNT_YIELDS). */
+extern unsigned long cpt_yields;
+
 struct cpt_table *plan_ok(const struct cpt_topo *t, int np,
 			  const char *pattern);
 

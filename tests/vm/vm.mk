@@ -43,7 +43,8 @@ DIST		?=
 ko:
 	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.1-rt, 6.12)" >&2; exit 1; }
 	@test -n "$(call vm_rel,$(KREL))" || { echo "make ko: no release for $(KREL): run scripts/install-deps" >&2; exit 1; }
-	@$(MAKE) -s --no-print-directory $(KO_OUT)/$(call vm_rel,$(KREL))/.built
+	@$(MAKE) -s --no-print-directory $(KO_OUT)/$(call vm_rel,$(KREL))/.built \
+		$(KO_OUT)/$(call vm_rel,$(KREL))/fault/.built
 
 # The stamp depends on every source: no change, no Kbuild run at all.
 # Sources are copied only when their content differs, so Kbuild's own
@@ -66,6 +67,21 @@ $(KO_OUT)/%/.built: $(KO_SRC)
 		$(if $(wildcard tests/modules/Kbuild tests/modules/Makefile),CPT_TEST_MODULES=m) \
 		modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
+	@touch $@
+
+# The test build of cpt.ko (cpt/cpt_fault.h), without the test modules:
+# build/ko/RELEASE/fault/cpt.ko, which vm-run puts in the guest's /cpt/fault.
+KO_FAULT_SRC	 = Kbuild $(wildcard cpt/*.c cpt/*.h include/*.h)
+$(KO_OUT)/%/fault/.built: $(KO_FAULT_SRC)
+	@mkdir -p $(@D)
+	@set -e; for f in $(KO_FAULT_SRC); do \
+		mkdir -p $(@D)/$$(dirname $$f); \
+		cmp -s $$f $(@D)/$$f || cp $$f $(@D)/$$f; \
+	done
+	@echo "  KO      $(@D) (linux-headers-$*, CPT_FAULT_INJECT=y)"
+	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
+		CPT_FAULT_INJECT=y modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
+		echo "make ko: building the test cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
 	@touch $@
 
 vm-ko:
