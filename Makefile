@@ -7,7 +7,7 @@
 #   make run        install what is missing, build, boot the seed topology
 #   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 6.1, 6.1-rt,
 #                   6.12), man, install, dkms, VM matrix, bad parameters,
-#                   live tuning, short soak
+#                   live tuning, unload under hotplug, short soak
 #
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -67,7 +67,7 @@ include tests/soak/soak.mk
 include tests/badparam/badparam.mk
 
 check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm \
-	test-badparam test-live test-soak
+	test-badparam test-live test-unload test-soak
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

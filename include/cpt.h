@@ -28,8 +28,11 @@
  * its last holder has put it and no RCU reader can see it any more.
  *
  * The cpt_*() functions without a table argument answer from the table in
- * force at the moment of the call: O(1), lock-free (RCU), from any context.
- * Two such calls may answer from two different tables.  A module that keeps
+ * force at the moment of the call, lock-free (RCU): they never sleep and
+ * may be called from any context, except cpt_bind_current(), which may
+ * sleep.  Each is O(1), except cpt_distance() of two partitions, which
+ * compares their nodes (O(nodes of one x nodes of the other); CPT_ANY is
+ * precomputed).  Two such calls may answer from two different tables.  A module that keeps
  * per-partition arrays must therefore size and index them with one table it
  * holds (cptab_number(), cptab_current(), ...), and rebuild them when told
  * of a new table (cpt_register_notifier()).  Hotplug replacements keep the
@@ -105,8 +108,12 @@ void cpt_put(struct cptab *tab);
  * cptab_generation() - sequence number of a table
  * @tab: a held table
  *
- * Each table installed gets the next number, starting at 1 at load time,
- * so that a consumer can tell whether it has already rebuilt for a table.
+ * Starts at 1 at load time and grows by one each time a table with other
+ * partitions is installed, so that a consumer can tell whether it has
+ * already rebuilt for a table.  A table that only changes the values shown
+ * in /proc (a cpu_npartitions that an explicit cpu_pattern overrides, "N"
+ * on a single node) keeps the generation of the one it replaces, answers
+ * every lookup as it does, and is not notified.
  *
  * Return: the generation of @tab.
  */
@@ -138,8 +145,17 @@ int cptab_spread_node(struct cptab *tab, int cpt);
  *
  * The callback runs in process context from cpt's workqueue, holding no
  * lock of cpt's nor the CPU hotplug lock: it may sleep, allocate, start and
- * stop threads, take cpus_read_lock() and call any function of this file
- * except cpt_unregister_notifier().  It must not write the cpt sysctls.
+ * stop threads, take cpus_read_lock() and call the functions of this file,
+ * but for three, which fail there with a line in the kernel log:
+ *
+ * - cpt_register_notifier() and cpt_unregister_notifier() (-EDEADLK): the
+ *   chain is locked while it calls back;
+ * - cpt_bind_current() and cptab_bind_current() (-EPERM): current is cpt's
+ *   worker, not a thread of the consumer; bind the consumer's threads from
+ *   themselves (wake them to rebind, as after any replacement);
+ * - and a cpt sysctl write fails with -EDEADLK, as it would wait for the
+ *   notification that is running.
+ *
  * @tab is valid during the callback; cpt_hold() it to keep it.  The table
  * the consumer used before stays valid until the consumer puts it.
  *
@@ -152,7 +168,8 @@ int cptab_spread_node(struct cptab *tab, int cpt);
  * Registering does not call back for the table in force: register first,
  * then cpt_get() the table to build from, so that no replacement is missed.
  *
- * Return: 0, or what blocking_notifier_chain_register() returns.
+ * Return: 0, -EDEADLK from a notifier callback, or what
+ * blocking_notifier_chain_register() returns.
  */
 int cpt_register_notifier(struct notifier_block *nb);
 
@@ -162,7 +179,8 @@ int cpt_register_notifier(struct notifier_block *nb);
  *
  * Returns after any running callback of @nb has returned.
  *
- * Return: 0, or -ENOENT when @nb was not registered.
+ * Return: 0, -ENOENT when @nb was not registered, or -EDEADLK from a
+ * notifier callback.
  */
 int cpt_unregister_notifier(struct notifier_block *nb);
 
@@ -288,8 +306,9 @@ int cpt_distance(int cpt1, int cpt2);
  * already allocates from the node of the CPU the task runs on, which is one
  * of the partition's nodes (or its nearest node with memory).
  *
- * Context: process context, may sleep.
- * Return: 0, -EINVAL when @cpt is not a partition, or what
+ * Context: process context, may sleep; not from a notifier callback.
+ * Return: 0, -EINVAL when @cpt is not a partition, -EPERM from a notifier
+ * callback, or what
  * set_cpus_allowed_ptr() returns (-EINVAL when no member is online, or for
  * a task whose affinity is fixed).
  */

@@ -637,7 +637,8 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 
 	FZ_CHECK(tb->nr_cpus == nc && tb->nr_nodes == nn, "sizes %d/%d",
 		 tb->nr_cpus, tb->nr_nodes);
-	FZ_CHECK(tb->nr_parts >= 1 && tb->nr_parts <= nc,
+	FZ_CHECK(tb->nr_parts >= 1 && tb->nr_parts <= nc &&
+		 tb->nr_parts <= CPT_PARTS_MAX,
 		 "nr_parts %d with %d CPUs", tb->nr_parts, nc);
 	FZ_CHECK(!(tb->warnings & ~(unsigned int)(CPT_WARN_SPLIT_CORES |
 						   CPT_WARN_NPART_IGNORED)),
@@ -1425,7 +1426,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct view v;
 
 			view_init(&v, m->topo);
-			FZ_CHECK(ret == -ERANGE && np > v.nr_online,
+			FZ_CHECK(ret == -ERANGE &&
+				 (np > v.nr_online || np > CPT_PARTS_MAX),
 				 "default layout, npartitions %d, %d online: %d",
 				 np, v.nr_online, ret);
 			free(v.core_of);

@@ -49,7 +49,7 @@ mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest scripts.
 env=
-for v in LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS; do
+for v in LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS; do
 	eval "val=\${$v:-}"
 	[ -n "$val" ] && env="$env$v=$val; "
 done
