@@ -71,38 +71,10 @@ check "$n cat reads ($(restarts bigcat) started again), $(ls /tmp/out.bigcat | w
 	in_set bigcat /tmp/exp.big
 verify_consumer "after $BIG big replacements"
 
-section "memory held for texts after $MEMCYCLES replacements ($(ncpus) partitions)"
-# The largest table this guest accepts: one partition per CPU.  Each table
-# keeps its own texts and frees them with itself, so after any number of
-# replacements what stays is the texts of the table in force (cpt(4)).
-# The live consumer goes first: its 48 worker threads, stopped and started
-# at every replacement, would be all the counters show.  Memory is the
-# active slab objects (exact under slub_debug) and VmallocUsed, after
-# dropping the caches, as in tests/soak.
+# The live consumer goes first: its worker threads, stopped and started
+# at every replacement, would be all the counters show.
 check "rmmod cpt_live_consumer" rmmod cpt_live_consumer
-mem_kb() {
-	echo 3 >/proc/sys/vm/drop_caches
-	{ awk 'NR > 2 && $1 != "vmap_area" { s += $2 * $4 } END { printf "%d\n", s / 1024 }' /proc/slabinfo
-	  awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; } | awk '{ s += $1 } END { print s }'
-}
-readall() { cat $P/cpu_partition_table $P/cpu_partition_distance $N $C >/dev/null; }
-MAXP=$(ncpus)
-echo $MAXP >$N
-TEXT_KB=$(( ($(table | wc -c) + $(distance | wc -c) + 4096 + 1023) / 1024 ))
-echo "    texts of one table: ${TEXT_KB} KiB"
-repeat 20 'echo $((MAXP - 1 + i % 2)) >$N; readall'
-sleep 1
-M0=$(mem_kb)
-repeat "$MEMCYCLES" 'echo $((MAXP - 1 + i % 2)) >$N; readall'
-check "$MEMCYCLES replacements of the largest table, every file read, in ${wt}s" [ "$errs" = 0 ]
-# Frees wait for a grace period and run from a work item.
-sleep 2
-M1=$(mem_kb)
-GROWTH=$((M1 - M0))
-BOUND=$((2 * TEXT_KB + 64))
-echo "    slab objects + vmalloc: ${M0} KiB before, ${M1} KiB after (${GROWTH} KiB)"
-check "slab + vmalloc grew ${GROWTH} KiB, within 2 x ${TEXT_KB} KiB of texts + 64 KiB" \
-	[ "$GROWTH" -le "$BOUND" ]
+texts_memory "$MEMCYCLES"
 
 section "unload and load again"
 check "rmmod cpt" rmmod cpt

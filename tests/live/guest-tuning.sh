@@ -23,6 +23,20 @@ check "insmod cpt_live_consumer.ko" insmod cpt_live_consumer.ko
 verify_consumer "at load"
 
 # ---------------------------------------------------------------------------
+section "what a notifier callback must not call"
+# The consumer tries, in its first notification, cpt_register_notifier()
+# and cpt_unregister_notifier() (the chain is locked: -EDEADLK) and
+# cpt_bind_current() (it would bind cpt's worker: -EPERM).  Checked at
+# once, before 1000 writes push the log lines out of the kernel's buffer.
+check "a first replacement: npartitions=2" sysctl -w lnet.cpu_npartitions=2
+same "register, unregister, bind from a callback: refused" \
+	"$(cat /sys/module/cpt_live_consumer/parameters/contract)" \
+	"register=-35 unregister=-35 bind=-1"
+check "... each with a log line" sh -c \
+	"[ \$(dmesg | grep -c 'called from a notifier callback: refused') -ge 3 ]"
+verify_consumer "after the refused calls"
+
+# ---------------------------------------------------------------------------
 section "valid sysctl writes"
 check "sysctl -w lnet.cpu_npartitions=3" sysctl -w lnet.cpu_npartitions=3
 same "table for 3" "$(table)" "$(plan --npartitions 3)"
@@ -248,17 +262,6 @@ check "a write at offset 100 that continues nothing: EINVAL" contains "$r" "Inva
 check "... with a log line" sh -c "dmesg | tail -n 1 | grep -q 'offset 100 continues no value'"
 same "... and nothing changed" "$(table)" "$PREV"
 
-# ---------------------------------------------------------------------------
-section "what a notifier callback must not call"
-# The consumer tried, in its first notification: cpt_register_notifier()
-# and cpt_unregister_notifier() (the chain is locked: -EDEADLK) and
-# cpt_bind_current() (it would bind cpt's worker: -EPERM).
-same "register, unregister, bind from a callback: refused" \
-	"$(cat /sys/module/cpt_live_consumer/parameters/contract)" \
-	"register=-35 unregister=-35 bind=-1"
-check "... each with a log line" sh -c \
-	"[ \$(dmesg | grep -c 'called from a notifier callback: refused') -ge 3 ]"
-verify_consumer "after the refused calls"
 
 # ---------------------------------------------------------------------------
 section "$HOTPLUG offline/online cycles under a reader"
@@ -292,6 +295,17 @@ check "rmmod cpt" rmmod cpt
 check "no table or notifier leaked" sh -c "! dmesg | grep -q -e 'still held at unload' -e 'did not unregister'"
 insmod cpt.ko cpu_pattern="0[5-3]" 2>/dev/null
 same "load-time message = sysctl message" "$(lastk)" "$MSG_REVERSED"
+# sysfs shows a parameter in one page: a pattern that does not fit with
+# its newline fails the read rather than show a part of it.
+check "insmod cpt.ko with a 4096-byte cpu_pattern" insmod cpt.ko "cpu_pattern=\"$LONG\""
+r=$(cat /sys/module/cpt/parameters/cpu_pattern 2>&1 >/dev/null)
+check "its sysfs parameter: EOVERFLOW, not a part ($r)" contains "$r" "too large"
+same "/proc/sys/lnet/cpu_pattern shows it whole" "$(wc -c <$C)" 4097
+check "rmmod cpt" rmmod cpt
+LONG4094=$(pad 4094 "0[0-$LAST]")
+check "insmod cpt.ko with a 4094-byte cpu_pattern" insmod cpt.ko "cpu_pattern=\"$LONG4094\""
+same "its sysfs parameter shows it whole" "$(cat /sys/module/cpt/parameters/cpu_pattern)" "$LONG4094"
+check "rmmod cpt" rmmod cpt
 check "insmod cpt.ko again" insmod cpt.ko
 same "a fresh load gives the same table" "$(table)" "$FRESH"
 check "rmmod cpt" rmmod cpt

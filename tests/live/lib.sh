@@ -222,3 +222,40 @@ in_set() {
 
 # pad N TEXT: TEXT padded with spaces to N bytes.
 pad() { printf "%s%$(($1 - ${#2}))s" "$2" ""; }
+
+# texts_memory N: the memory held for texts after N replacements of the
+# largest table this guest accepts (one partition per CPU), every file
+# read after each.  Each table keeps its own texts and frees them with
+# itself, so what stays is the texts of the tables still held: here only
+# the table in force (cpt(4)); the bound is twice its texts plus 64 KiB of
+# noise.  Memory is the active slab objects (exact under slub_debug) plus
+# VmallocUsed, after dropping the caches, as in tests/soak.  Run it with no
+# consumer loaded.
+mem_kb() {
+	echo 3 >/proc/sys/vm/drop_caches
+	{ awk 'NR > 2 && $1 != "vmap_area" { s += $2 * $4 } END { printf "%d\n", s / 1024 }' /proc/slabinfo
+	  awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; } | awk '{ s += $1 } END { print s }'
+}
+readall() {
+	cat $P/cpu_partition_table $P/cpu_partition_distance $P/cpu_npartitions \
+	    $P/cpu_pattern >/dev/null
+}
+texts_memory() {
+	MAXP=$(ncpus)
+	section "memory held for texts after $1 replacements ($MAXP partitions)"
+	echo "$MAXP" >$P/cpu_npartitions
+	_text=$(( ($(table | wc -c) + $(distance | wc -c) + 4096 + 1023) / 1024 ))
+	echo "    texts of one table: ${_text} KiB"
+	repeat 20 'echo $((MAXP - 1 + i % 2)) >$P/cpu_npartitions; readall'
+	sleep 1
+	_m0=$(mem_kb)
+	repeat "$1" 'echo $((MAXP - 1 + i % 2)) >$P/cpu_npartitions; readall'
+	check "$1 replacements of the largest table, every file read, in ${wt}s" [ "$errs" = 0 ]
+	# Frees wait for a grace period and run from a work item.
+	sleep 2
+	_m1=$(mem_kb)
+	_growth=$((_m1 - _m0))
+	echo "    slab objects + vmalloc: ${_m0} KiB before, ${_m1} KiB after (${_growth} KiB)"
+	check "slab + vmalloc grew ${_growth} KiB, within 2 x ${_text} KiB of texts + 64 KiB" \
+		[ "$_growth" -le $((2 * _text + 64)) ]
+}

@@ -17,6 +17,8 @@
 #            replacements under 5 readers, 200 offline/online cycles
 #   seed     -smp 48 (LU-9998): npartitions=6, invalid writes, pattern N,
 #            whole reads of a 13 KB distance file under replacements
+#   bigmem   -smp 240 (not by default: the boot takes minutes): memory
+#            held for texts after replacements of a 240-partition table
 #   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
 #            notification holds the table (the test build fault/cpt.ko),
 #            then offline/rmmod/online/insmod cycles under busy loops
@@ -75,6 +77,11 @@ for k in $kernels; do
 		seed)
 			smp=48,sockets=1,cores=24,threads=2
 			limit=420 ;;
+		bigmem)
+			smp=240,sockets=2,dies=2,cores=30,threads=2
+			nodes='0-119;120-239'
+			append="$append cpuhp.parallel=0"
+			limit=1800 ;;
 		unload)
 			smp=4,sockets=1,cores=2,threads=2
 			append="slub_debug=FZPU panic_on_warn=1"
