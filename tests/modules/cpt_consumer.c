@@ -170,6 +170,18 @@ static void check_distance(int n)
 {
 	int a, b, d, any = cptab_distance(tab, CPT_ANY, CPT_ANY);
 
+	/* CPT_ANY's distances are precomputed: the same node maximum. */
+	check(any == expected_distance(CPT_ANY, CPT_ANY),
+	      "cptab_distance(CPT_ANY, CPT_ANY) = %d is the node maximum %d",
+	      any, expected_distance(CPT_ANY, CPT_ANY));
+	for (a = 0; a < n; a++) {
+		d = cptab_distance(tab, a, CPT_ANY);
+		check(d == expected_distance(a, CPT_ANY) &&
+		      d == cptab_distance(tab, CPT_ANY, a),
+		      "cptab_distance(%d, CPT_ANY) = %d, (CPT_ANY, %d) = %d, node maximum %d",
+		      a, d, a, cptab_distance(tab, CPT_ANY, a),
+		      expected_distance(a, CPT_ANY));
+	}
 	for (a = 0; a < n; a++) {
 		for (b = 0; b < n; b++) {
 			d = cptab_distance(tab, a, b);
