@@ -168,19 +168,19 @@ static void cpt_notify_fn(struct work_struct *work)
 }
 
 /*
- * Make @tab the table in force; the caller holds cpt_live_lock.  Return
- * whether consumers will be told: not when @tab has the partitions of the
- * table it replaces (only the values shown in /proc changed), since they
- * would rebuild what they have.
+ * Make @tab the table in force; the caller holds cpt_live_lock.  @same:
+ * @tab has the partitions of the table in force (cpt_table_equal()), and
+ * only the values shown in /proc change; it then keeps the generation, and
+ * consumers are not told, since they would rebuild what they have.  Return
+ * whether they will be told.
  */
-static bool cpt_install(struct cptab *tab)
+static bool cpt_install(struct cptab *tab, bool same)
 {
 	struct cptab *old;
-	bool same;
 
 	old = rcu_dereference_protected(cpt_cur,
 					lockdep_is_held(&cpt_live_lock));
-	same = old && cpt_table_equal(old->table, tab->table);
+	same = same && old;
 	tab->generation = same ? old->generation : ++cpt_generation;
 	tab->serial = ++cpt_serial;
 	rcu_assign_pointer(cpt_cur, tab);
@@ -307,7 +307,8 @@ static void cpt_follow(unsigned int cpu, bool up)
 		goto warn;
 	}
 	cpt_report_joins(old->table, tab->table);
-	cpt_install(tab);
+	/* The CPUs online differ (cpt_table_is_current()): so does @tab. */
+	cpt_install(tab, false);
 	goto unlock;
 
 warn:
@@ -395,7 +396,7 @@ int cpt_live_start(int npartitions, const char *pattern)
 		ret = PTR_ERR(tab);
 		goto err_wq;
 	}
-	cpt_install(tab);
+	cpt_install(tab, false);
 	cpt_notified = tab->generation;
 	cpt_report(tab);
 	mutex_unlock(&cpt_live_lock);
@@ -464,7 +465,7 @@ void cpt_live_stop(void)
 int cpt_live_replan(const int *npartitions, const char *pattern)
 {
 	struct cptab *old, *tab;
-	bool notify = false;
+	bool notify = false, same;
 	int ret = 0;
 
 	/* It would wait for the notification that is calling it. */
@@ -491,14 +492,14 @@ int cpt_live_replan(const int *npartitions, const char *pattern)
 	 * count under an explicit pattern, are shown: the table is replaced,
 	 * but consumers are not told, see cpt_install().)
 	 */
-	if (tab->npartitions == old->npartitions &&
-	    !strcmp(tab->pattern, old->pattern) &&
-	    cpt_table_equal(old->table, tab->table)) {
+	same = cpt_table_equal(old->table, tab->table);
+	if (same && tab->npartitions == old->npartitions &&
+	    !strcmp(tab->pattern, old->pattern)) {
 		pr_info("the partition table is unchanged\n");
 		cptab_destroy(tab);
 		goto unlock;
 	}
-	notify = cpt_install(tab);
+	notify = cpt_install(tab, same);
 	if (!notify)
 		pr_info("the partitions are unchanged\n");
 unlock:
