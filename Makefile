@@ -25,8 +25,17 @@ CC		?= cc
 CFLAGS		?= -O2 -g
 WARN		 = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		   -Wformat=2 -Wno-format-nonliteral
-CORE_SRC	 = cpt/core_plan.c cpt/core_pattern.c cpt/core_format.c cpt/core_update.c
-CORE_HDR	 = include/cpt_core.h include/cpt_shim.h cpt/core_internal.h
+include cpt/sources.mk
+CORE_SRC	 = $(CPT_CORE_SRC)
+CORE_HDR	 = $(CPT_CORE_HDR)
+# What a kbuild run of cpt.ko needs (scripts/stage-tree copies it): DKMS,
+# the kbuild test and the VM builds.  The test modules come along where a
+# build has CPT_TEST_MODULES=m.
+STAGE		 = scripts/stage-tree
+STAGE_MODULE	 = Kbuild cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
+		   $(CPT_FAULT_SRC) $(CPT_CORE_HDR) $(wildcard cpt/linux/*.h) \
+		   include/cpt.h
+STAGE_TESTMODS	 = $(wildcard tests/modules/Kbuild tests/modules/*.c tests/modules/*.h)
 SAN		 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 
@@ -58,7 +67,7 @@ deps:
 include scripts/tools.mk
 include tests/unit/unit.mk
 include tests/vm/vm.mk
-include cpt/kbuild.mk
+include tests/kbuild/kbuild.mk
 include tests/live/live.mk
 include packaging/pkg.mk
 include tests/fuzz/fuzz.mk

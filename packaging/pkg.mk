@@ -45,8 +45,7 @@ DEPMOD		?= depmod
 # tests/modules comes along because Kbuild names it (obj-$(CPT_TEST_MODULES))
 # and kbuild's clean, which DKMS runs, visits it; it is not built.  The top
 # Makefile is left out: it includes the test fragments.
-DKMS_FILES	 = dkms.conf Kbuild $(sort $(wildcard cpt/*.c cpt/*.h include/*.h)) \
-		   $(sort $(wildcard tests/modules/Kbuild tests/modules/*.c tests/modules/*.h))
+DKMS_FILES	 = dkms.conf $(STAGE_MODULE) $(STAGE_TESTMODS)
 DKMS_SRCDIR	 = $(DESTDIR)/usr/src/cpt-$(CPT_VERSION)
 # Kernels to install for: every one whose headers are installed.
 DKMS_KERNELS	?= $(shell for b in /lib/modules/*/build; do \
@@ -57,9 +56,7 @@ PKG_MODPROBE	 = packaging/modprobe.d/cpt.conf
 PKG_SYSCTL	 = packaging/sysctl.d/90-cpt.conf
 
 # $(call pkg_stage,DIR): copy the DKMS sources to DIR, world-readable.
-pkg_stage = rm -rf '$(1)' && mkdir -p '$(1)' && \
-	tar cf - $(DKMS_FILES) | tar xf - -C '$(1)' --no-same-owner && \
-	chmod -R u+rwX,go+rX,go-w '$(1)'
+pkg_stage = rm -rf '$(1)' && $(STAGE) '$(1)' $(DKMS_FILES)
 
 # depmod for the kernel cpt.ko was built for, into INSTALL_MOD_PATH (the
 # running system when empty).  Kbuild's modules_install skips depmod when

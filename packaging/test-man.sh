@@ -17,7 +17,7 @@
 #     nodes of four cores, two threads per core, siblings i and i+8), and
 #     its output must match: exactly, or line by line in order where the
 #     page elides lines with "...".
-# cpt(4) must name every module parameter (module_param* in cpt/*.c),
+# cpt(4) must name every module parameter (module_param* in cpt/linux/*.c),
 # every /proc/sys/lnet file (.procname) and every errno of doc/planner.md;
 # cpt-plan(8) every long option and exit status of cpt-plan --help.
 set -u
@@ -161,13 +161,13 @@ for page in "$@"; do
 
 	case $name in
 	cpt.4)
-		# cpt_fault.c is in test builds only (cpt/cpt_fault.h).
+		# fault.c is in test builds only (cpt/linux/fault.h).
 		params=$(sed -n 's/^module_param[a-z_]*(\([a-z_0-9]*\),.*/\1=/p' \
-			$(ls cpt/*.c | grep -v '/cpt_fault\.c$') | sort -u)
-		[ -n "$params" ] || fail "$name: no module_param found in cpt/*.c"
+			$(ls cpt/linux/*.c | grep -v '/fault\.c$') | sort -u)
+		[ -n "$params" ] || fail "$name: no module_param found in cpt/linux/*.c"
 		need "$txt" "$name" "module parameter" $params
-		files=$(sed -n 's/.*\.procname[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' cpt/*.c | sort -u)
-		[ -n "$files" ] || fail "$name: no .procname found in cpt/*.c"
+		files=$(sed -n 's/.*\.procname[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' cpt/linux/*.c | sort -u)
+		[ -n "$files" ] || fail "$name: no .procname found in cpt/linux/*.c"
 		need "$txt" "$name" "/proc/sys/lnet file" $files
 		errnos=$(grep -o -E '\-E[A-Z0-9]+' doc/planner.md | tr -d - | sort -u)
 		need "$txt" "$name" "errno of doc/planner.md" $errnos

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 #include "topo_read.h"
 
 #define PROG		"cpt-plan"
@@ -160,7 +160,7 @@ struct summary {
 	bool l3_known;
 };
 
-static int summarize(const struct cpt_topo *topo, struct summary *s)
+static int summarize(const struct cplan_topo *topo, struct summary *s)
 {
 	struct triple *t = calloc((size_t)topo->nr_cpus, sizeof(*t));
 	bool *has_cpu = calloc((size_t)topo->nr_nodes, sizeof(bool));
@@ -178,7 +178,7 @@ static int summarize(const struct cpt_topo *topo, struct summary *s)
 			continue;
 		s->online++;
 		has_cpu[topo->cpu[c].node] = true;
-		if (topo->cpu[c].llc != CPT_NONE)
+		if (topo->cpu[c].llc != CPLAN_NONE)
 			s->l3_known = true;
 		t[n++] = (struct triple){ topo->cpu[c].core, c, 0 };
 	}
@@ -235,8 +235,8 @@ struct part_info {
 	bool partial_core;	/* a core with threads in no partition */
 };
 
-static int part_facts(const struct cpt_topo *topo,
-		      const struct cpt_table *table, struct part_info *pi)
+static int part_facts(const struct cplan_topo *topo,
+		      const struct cplan_table *table, struct part_info *pi)
 {
 	struct triple *t = calloc((size_t)topo->nr_cpus, sizeof(*t));
 	size_t n = 0;
@@ -249,7 +249,7 @@ static int part_facts(const struct cpt_topo *topo,
 
 	/* cores per partition */
 	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && table->cpu_part[c] != CPT_NONE)
+		if (topo->cpu[c].online && table->cpu_part[c] != CPLAN_NONE)
 			t[n++] = (struct triple){ table->cpu_part[c],
 						  topo->cpu[c].core, 0 };
 	sort_triples(t, n);
@@ -260,7 +260,7 @@ static int part_facts(const struct cpt_topo *topo,
 	/* L3 domains per partition */
 	n = 0;
 	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && table->cpu_part[c] != CPT_NONE)
+		if (topo->cpu[c].online && table->cpu_part[c] != CPLAN_NONE)
 			t[n++] = (struct triple){ table->cpu_part[c],
 						  topo->cpu[c].node,
 						  topo->cpu[c].llc };
@@ -282,14 +282,14 @@ static int part_facts(const struct cpt_topo *topo,
 		bool unplaced = false;
 
 		while (j < n && t[j].a == t[i].a) {
-			if (t[j].b == CPT_NONE)
+			if (t[j].b == CPLAN_NONE)
 				unplaced = true;
 			else if (j == i || t[j].b != t[j - 1].b)
 				parts++;
 			j++;
 		}
 		for (size_t k = i; k < j; k++) {
-			if (t[k].b == CPT_NONE)
+			if (t[k].b == CPLAN_NONE)
 				continue;
 			if (parts > 1)
 				pi[t[k].b].split_core = true;
@@ -306,8 +306,8 @@ static int part_facts(const struct cpt_topo *topo,
  * The CPUs of partition p that /proc lists (the online ones: a table keeps
  * offline members), ascending, into @ids; returns their number.
  */
-static int listed_cpus(const struct cpt_topo *topo,
-		       const struct cpt_table *table, int p, int *ids)
+static int listed_cpus(const struct cplan_topo *topo,
+		       const struct cplan_table *table, int p, int *ids)
 {
 	int k = 0;
 
@@ -324,23 +324,23 @@ static int listed_cpus(const struct cpt_topo *topo,
 
 static void print_warnings(unsigned int w)
 {
-	if (w & CPT_WARN_SPLIT_CORES)
+	if (w & CPLAN_WARN_SPLIT_CORES)
 		fprintf(stderr, PROG ": warning: more partitions than cores: SMT siblings are split across partitions\n");
-	if (w & CPT_WARN_NPART_IGNORED)
+	if (w & CPLAN_WARN_NPART_IGNORED)
 		fprintf(stderr, PROG ": warning: npartitions is ignored: the pattern sets the partition count\n");
-	w &= ~(unsigned int)(CPT_WARN_SPLIT_CORES | CPT_WARN_NPART_IGNORED);
+	w &= ~(unsigned int)(CPLAN_WARN_SPLIT_CORES | CPLAN_WARN_NPART_IGNORED);
 	if (w)
 		fprintf(stderr, PROG ": warning: planner warning flags 0x%x\n", w);
 }
 
-static int explain(FILE *out, const struct cpt_topo *topo,
-		   const struct cpt_table *table, const char *source,
+static int explain(FILE *out, const struct cplan_topo *topo,
+		   const struct cplan_table *table, const char *source,
 		   int npartitions, const char *pattern)
 {
 	struct summary s;
 	struct part_info *pi = NULL;
 	struct sbuf *nodes = NULL, *notes = NULL, cpus = { 0 };
-	struct cpt_table *autotab = NULL;
+	struct cplan_table *autotab = NULL;
 	int *ids = NULL, auto_count = -1, wn = 5, wt = 5, ret;
 	int nsplit = 0, nspan_node = 0, nspan_l3 = 0, pmin = INT_MAX, pmax = 0;
 	int placed_cores = 0;
@@ -361,7 +361,7 @@ static int explain(FILE *out, const struct cpt_topo *topo,
 	ret = part_facts(topo, table, pi);
 	if (ret)
 		goto out;
-	if (!cpt_plan(topo, 0, NULL, &autotab, NULL))
+	if (!cplan_make(topo, 0, NULL, &autotab, NULL))
 		auto_count = autotab->nr_parts;
 
 	fprintf(out, "Topology (%s):\n", source);
@@ -401,7 +401,7 @@ static int explain(FILE *out, const struct cpt_topo *topo,
 			fprintf(out, "  (1 when there are at most 4 CPUs)\n");
 		else
 			fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
-				s.cores, s.cpu_nodes, s.cores, CPT_DEFAULT_MAX);
+				s.cores, s.cpu_nodes, s.cores, CPLAN_DEFAULT_MAX);
 	}
 	fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n", npartitions,
 		pattern ? "\"" : "", pattern ? pattern : "none",
@@ -478,26 +478,26 @@ out:
 	free(cpus.s);
 	free(pi);
 	free(ids);
-	cpt_table_free(autotab);
+	cplan_table_free(autotab);
 	return ret;
 }
 
 /* ------------------------------------------------------------------ */
 
-static int write_formatted(FILE *out, const struct cpt_table *table,
+static int write_formatted(FILE *out, const struct cplan_table *table,
 			   bool distance)
 {
 	char dummy[1];
 	size_t len, len2;
 	char *buf;
 
-	len = distance ? cpt_format_distance(table, dummy, 0) :
-			 cpt_format_table(table, dummy, 0);
+	len = distance ? cplan_format_distance(table, dummy, 0) :
+			 cplan_format_table(table, dummy, 0);
 	buf = malloc(len + 1);
 	if (!buf)
 		return -ENOMEM;
-	len2 = distance ? cpt_format_distance(table, buf, len + 1) :
-			  cpt_format_table(table, buf, len + 1);
+	len2 = distance ? cplan_format_distance(table, buf, len + 1) :
+			  cplan_format_table(table, buf, len + 1);
 	if (len2 != len || strlen(buf) != len) {
 		free(buf);
 		return -EPROTO;
@@ -547,9 +547,9 @@ int main(int argc, char **argv)
 	const char *npart_arg = NULL;
 	bool distance = false, want_explain = false;
 	int npartitions = 0, opt, ret, status = 0;
-	struct cpt_topo *topo = NULL;
-	struct cpt_table *table = NULL;
-	struct cpt_err err = { -1, "" };
+	struct cplan_topo *topo = NULL;
+	struct cplan_table *table = NULL;
+	struct cplan_err err = { -1, "" };
 	char errbuf[512] = "";
 	char *source = NULL;
 
@@ -651,11 +651,11 @@ int main(int argc, char **argv)
 	}
 	if (!source) {
 		fprintf(stderr, PROG ": out of memory\n");
-		cpt_topo_free(topo);
+		cplan_topo_free(topo);
 		return EXIT_PLAN;
 	}
 
-	ret = cpt_plan(topo, npartitions, pattern, &table, &err);
+	ret = cplan_make(topo, npartitions, pattern, &table, &err);
 	if (ret) {
 		if (err.msg[0])
 			fprintf(stderr, PROG ": %.*s\n", (int)sizeof(err.msg),
@@ -684,8 +684,8 @@ int main(int argc, char **argv)
 	}
 	print_warnings(table->warnings);
 out:
-	cpt_table_free(table);
-	cpt_topo_free(topo);
+	cplan_table_free(table);
+	cplan_topo_free(topo);
 	free(source);
 	if (fclose(stdout) && !status) {
 		fprintf(stderr, PROG ": write error: %s\n", strerror(errno));

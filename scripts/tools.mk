@@ -12,7 +12,7 @@
 TOOL_SRC	 = scripts/cpt-plan.c scripts/topo_read.c
 TOOL_HDR	 = scripts/topo_read.h
 TOOL_DEPS	 = $(TOOL_SRC) $(TOOL_HDR) $(CORE_SRC) $(CORE_HDR)
-TOOL_CC		 = $(CC) $(CFLAGS) $(WARN) -Iinclude -Iscripts
+TOOL_CC		 = $(CC) $(CFLAGS) $(WARN) -Icpt/core -Iscripts
 NUMA_CHECK_SRC	 = tests/tool/numa_check.c scripts/topo_read.c
 BENCH_SRC	 = tests/tool/bench.c scripts/topo_read.c
 TOOL_TEST_BINS	 = build/cpt-plan.san build/cpt-plan.static build/numa_check \
@@ -49,9 +49,9 @@ test-tool: scripts/cpt-plan $(TOOL_TEST_BINS)
 lint-tool:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem \
-		-Iinclude -Iscripts $(TOOL_SRC) tests/tool/numa_check.c tests/tool/bench.c
+		-Icpt/core -Iscripts $(TOOL_SRC) tests/tool/numa_check.c tests/tool/bench.c
 	clang-tidy --quiet --warnings-as-errors='*' \
 		--checks='-*,clang-analyzer-*,bugprone-*,cert-*,misc-*,performance-*,portability-*,-bugprone-easily-swappable-parameters,-misc-include-cleaner,-cert-err33-c,-bugprone-reserved-identifier,-cert-dcl37-c,-cert-dcl51-cpp,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,-clang-analyzer-valist.Uninitialized' \
-		$(TOOL_SRC) tests/tool/numa_check.c tests/tool/bench.c -- -Iinclude -Iscripts
+		$(TOOL_SRC) tests/tool/numa_check.c tests/tool/bench.c -- -Icpt/core -Iscripts
 
 lint: lint-tool

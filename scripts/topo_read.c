@@ -282,15 +282,15 @@ static int cmp_grp(const void *x, const void *y)
 
 enum key_field { KEY_CORE, KEY_LLC };
 
-static void assign_groups(struct cpt_topo *topo, struct grp *g, size_t n,
+static void assign_groups(struct cplan_topo *topo, struct grp *g, size_t n,
 			  enum key_field which)
 {
-	int first = CPT_NONE;
+	int first = CPLAN_NONE;
 
 	if (n)
 		qsort(g, n, sizeof(*g), cmp_grp);
 	for (size_t i = 0; i < n; i++) {
-		struct cpt_cpu *c = &topo->cpu[g[i].cpu];
+		struct cplan_cpu *c = &topo->cpu[g[i].cpu];
 
 		if (i == 0 || g[i].kind != g[i - 1].kind ||
 		    g[i].a != g[i - 1].a || g[i].b != g[i - 1].b)
@@ -489,7 +489,7 @@ static int sys_number(struct sysfs_ctx *sx, long *val, const char *fmt, ...)
 	return ret;
 }
 
-static int sys_nodes(struct sysfs_ctx *sx, struct cpt_topo *topo,
+static int sys_nodes(struct sysfs_ctx *sx, struct cplan_topo *topo,
 		     const bool *cpu_online)
 {
 	struct bitset nodes = { NULL, topo->nr_nodes, 0 };
@@ -605,7 +605,7 @@ out:
 }
 
 /* Core, package and L3 of one online CPU, into the grouping records. */
-static int sys_cpu(struct sysfs_ctx *sx, struct cpt_topo *topo, int c,
+static int sys_cpu(struct sysfs_ctx *sx, struct cplan_topo *topo, int c,
 		   struct grp *core, struct grp *llc, bool *has_llc)
 {
 	long pkg = 0, core_id, level;
@@ -682,12 +682,12 @@ static bool dir_has_cpu_online(const char *dir)
 	return ret;
 }
 
-int topo_read_sysfs(const char *root, struct cpt_topo **out, char *errbuf,
+int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen)
 {
 	struct sysfs_ctx sx = { NULL, errbuf, errlen };
 	struct bitset online = { NULL, 0, 0 };
-	struct cpt_topo *topo = NULL;
+	struct cplan_topo *topo = NULL;
 	struct grp *cores = NULL, *llcs = NULL;
 	size_t nr_cores = 0, nr_llcs = 0;
 	char *rootcopy = NULL;
@@ -781,7 +781,7 @@ int topo_read_sysfs(const char *root, struct cpt_topo **out, char *errbuf,
 	}
 	nr_nodes = max_node + 1;
 
-	topo = cpt_topo_alloc(nr_cpus, nr_nodes);
+	topo = cplan_topo_alloc(nr_cpus, nr_nodes);
 	online.n = nr_cpus;
 	online.bits = calloc((size_t)nr_cpus, sizeof(bool));
 	cores = calloc((size_t)nr_cpus, sizeof(*cores));
@@ -797,7 +797,7 @@ int topo_read_sysfs(const char *root, struct cpt_topo **out, char *errbuf,
 	for (int c = 0; c < nr_cpus; c++) {
 		topo->cpu[c].online = online.bits[c];
 		topo->cpu[c].node = online.bits[c] && !numa ? 0 : -1;
-		topo->cpu[c].llc = CPT_NONE;
+		topo->cpu[c].llc = CPLAN_NONE;
 		topo->cpu[c].core = c;
 	}
 	if (numa) {
@@ -825,7 +825,7 @@ int topo_read_sysfs(const char *root, struct cpt_topo **out, char *errbuf,
 	*out = topo;
 	topo = NULL;
 out:
-	cpt_topo_free(topo);
+	cplan_topo_free(topo);
 	free(online.bits);
 	free(cores);
 	free(llcs);
@@ -1048,9 +1048,9 @@ static int parse_row(struct lscpu_ctx *lx, char *text, const struct cols *c,
 }
 
 static int lscpu_build(struct lscpu_ctx *lx, struct row *rows, size_t nr,
-		       struct cpt_topo **out)
+		       struct cplan_topo **out)
 {
-	struct cpt_topo *topo = NULL;
+	struct cplan_topo *topo = NULL;
 	struct grp *cores = NULL, *llcs = NULL;
 	long *seen = NULL;
 	size_t nr_cores = 0, nr_llcs = 0, nr_online = 0;
@@ -1083,7 +1083,7 @@ static int lscpu_build(struct lscpu_ctx *lx, struct row *rows, size_t nr,
 			    without_node->cpu, with_node->cpu, with_node->line,
 			    with_node->node);
 	}
-	topo = cpt_topo_alloc(max_cpu + 1, max_node < 0 ? 1 : max_node + 1);
+	topo = cplan_topo_alloc(max_cpu + 1, max_node < 0 ? 1 : max_node + 1);
 	seen = calloc((size_t)max_cpu + 1, sizeof(*seen));
 	cores = calloc(nr_online, sizeof(*cores));
 	llcs = calloc(nr_online, sizeof(*llcs));
@@ -1093,10 +1093,10 @@ static int lscpu_build(struct lscpu_ctx *lx, struct row *rows, size_t nr,
 		goto out;
 	}
 	for (int c = 0; c < topo->nr_cpus; c++)
-		topo->cpu[c].llc = CPT_NONE;
+		topo->cpu[c].llc = CPLAN_NONE;
 	for (size_t i = 0; i < nr; i++) {
 		const struct row *r = &rows[i];
-		struct cpt_cpu *c = &topo->cpu[r->cpu];
+		struct cplan_cpu *c = &topo->cpu[r->cpu];
 
 		if (seen[r->cpu]) {
 			lx->line = r->line;
@@ -1125,14 +1125,14 @@ static int lscpu_build(struct lscpu_ctx *lx, struct row *rows, size_t nr,
 	*out = topo;
 	topo = NULL;
 out:
-	cpt_topo_free(topo);
+	cplan_topo_free(topo);
 	free(seen);
 	free(cores);
 	free(llcs);
 	return ret;
 }
 
-int topo_read_lscpu(FILE *f, const char *name, struct cpt_topo **out,
+int topo_read_lscpu(FILE *f, const char *name, struct cplan_topo **out,
 		    char *errbuf, size_t errlen)
 {
 	struct lscpu_ctx lx = { name ? name : "<stdin>", 0, errbuf, errlen,

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace topology readers for cpt-plan and the tool tests: build a
- * struct cpt_topo (include/cpt_core.h) from a sysfs tree laid out like the
+ * struct cplan_topo (cpt/core/cplan.h) from a sysfs tree laid out like the
  * kernel's, or from the parsable output of `lscpu -p`.
  *
  * Keys are normalised so that both readers describe the same machine the
  * same way: the core key of a CPU is the lowest CPU id among its SMT
- * siblings and the L3 key is the lowest CPU id sharing its L3 (CPT_NONE when
+ * siblings and the L3 key is the lowest CPU id sharing its L3 (CPLAN_NONE when
  * unknown).  The package key is the raw socket / physical_package_id.
  */
 #ifndef CPT_TOPO_READ_H
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 
 /* Sanity limits on ids read from files (the kernel's are lower). */
 #define TOPO_MAX_CPUS	(1 << 20)
@@ -27,19 +27,19 @@
  * as a filesystem root and its sys/ is read): the files
  * devices/system/cpu/{possible,online}, cpuN/topology/..., cpuN/cache/...,
  * devices/system/node/{possible,online}, nodeN/{cpulist,distance}.
- * Returns 0 and stores a topology to free with cpt_topo_free(), or a
+ * Returns 0 and stores a topology to free with cplan_topo_free(), or a
  * negative errno with a one-line message naming the file in @errbuf.
  */
-int topo_read_sysfs(const char *root, struct cpt_topo **out, char *errbuf,
+int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen);
 
 /*
  * Read `lscpu -p` output from @f; @name (the file name, "-" or "<stdin>")
  * is used in messages, which have the form "NAME:LINE: problem".  Columns
  * are found by the last "# CPU,..." header line.  Node distances are not in
- * lscpu output: they stay at the cpt_topo_alloc() defaults (10 / 20).
+ * lscpu output: they stay at the cplan_topo_alloc() defaults (10 / 20).
  */
-int topo_read_lscpu(FILE *f, const char *name, struct cpt_topo **out,
+int topo_read_lscpu(FILE *f, const char *name, struct cplan_topo **out,
 		    char *errbuf, size_t errlen);
 
 #endif /* CPT_TOPO_READ_H */

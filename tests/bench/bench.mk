@@ -23,7 +23,7 @@ bench-bins: $(BENCH_BINS) scripts/cpt-plan build/cpt-plan.static
 $(BENCH_OUT)/plan-bench: tests/bench/plan_bench.c scripts/topo_read.c \
 		scripts/topo_read.h tests/tool/bench_time.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
-	$(BENCH_CC) -Iinclude -Iscripts -o $@ tests/bench/plan_bench.c \
+	$(BENCH_CC) -Icpt/core -Iscripts -o $@ tests/bench/plan_bench.c \
 		scripts/topo_read.c $(CORE_SRC) -Wl,--wrap=calloc,--wrap=free $(LDFLAGS)
 
 $(BENCH_OUT)/svc-bench: tests/bench/svc_bench.c

@@ -4,14 +4,14 @@
  * (tests/bench/bench.mk, tests/bench/run.sh).
  *
  *   plan-bench scale [-t MS] NCPUS...
- *	time cpt_plan() (default layout) on generated topologies; CSV on
+ *	time cplan_make() (default layout) on generated topologies; CSV on
  *	stdout: cpus,cores,nodes,l3,parts,reps,best_ns,median_ns
  *   plan-bench once NCPUS [NPARTITIONS]
- *	plan once (for `valgrind --tool=callgrind --toggle-collect=cpt_plan`);
+ *	plan once (for `valgrind --tool=callgrind --toggle-collect=cplan_make`);
  *	prints "cpus parts"
  *   plan-bench mem [-s CPTAB,PART] NCPUS[:NPARTITIONS]...
  *	what one table allocates, from the core's own calloc() calls (counted
- *	through ld --wrap) plus the kernel glue's allocations (cpt_api.c:
+ *	through ld --wrap) plus the kernel glue's allocations (api.c:
  *	struct cptab, the part array, a cpumask per partition and one for
  *	CPT_ANY, the union's node list, the pattern copy) with CPTAB and PART
  *	the kernel's sizeof(struct cptab) and sizeof(struct cpt_part) (from
@@ -32,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 #include "topo_read.h"
 #include "../tool/bench_time.h"
 
@@ -122,14 +122,14 @@ static size_t kbytes(size_t size)
 
 /* ---- topologies ---------------------------------------------------------- */
 
-static struct cpt_topo *gen_topo(int ncpus)
+static struct cplan_topo *gen_topo(int ncpus)
 {
 	int cores = ncpus / GEN_THREADS;
 	int nodes = (cores + GEN_CORES_PER_NODE - 1) / GEN_CORES_PER_NODE;
-	struct cpt_topo *topo;
+	struct cplan_topo *topo;
 	int c, n;
 
-	topo = cpt_topo_alloc(ncpus, nodes);
+	topo = cplan_topo_alloc(ncpus, nodes);
 	if (!topo)
 		return NULL;
 	for (c = 0; c < ncpus; c++) {
@@ -157,20 +157,20 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-static int plan_or_die(const struct cpt_topo *topo, int npart,
-		       const char *pattern, struct cpt_table **table)
+static int plan_or_die(const struct cplan_topo *topo, int npart,
+		       const char *pattern, struct cplan_table **table)
 {
-	struct cpt_err err = { -1, "" };
-	int ret = cpt_plan(topo, npart, pattern, table, &err);
+	struct cplan_err err = { -1, "" };
+	int ret = cplan_make(topo, npart, pattern, table, &err);
 
 	if (ret)
-		fprintf(stderr, "plan-bench: cpt_plan: error %d: %s\n", ret,
+		fprintf(stderr, "plan-bench: cplan_make: error %d: %s\n", ret,
 			err.msg);
 	return ret;
 }
 
 /* Distinct (node, L3) domains and their count, for the CSV columns. */
-static int count_l3(const struct cpt_topo *topo)
+static int count_l3(const struct cplan_topo *topo)
 {
 	int c, d, n = 0;
 
@@ -201,7 +201,7 @@ static int do_scale(int argc, char **argv)
 	printf("cpus,cores,nodes,l3,parts,reps,best_ns,median_ns\n");
 	for (; a < argc; a++) {
 		long long t[1000], start;
-		struct cpt_topo *topo;
+		struct cplan_topo *topo;
 		int ncpus, reps = 0, parts = 0;
 
 		if (parse_int(argv[a], 2, 1 << 20, &ncpus) || ncpus % 2) {
@@ -215,31 +215,31 @@ static int do_scale(int argc, char **argv)
 		/* At least 5 runs, then until the budget is spent. */
 		while (reps < 1000 &&
 		       (reps < 5 || now_ns() - start < budget_ms * 1000000LL)) {
-			struct cpt_table *table = NULL;
+			struct cplan_table *table = NULL;
 			long long t0 = now_ns();
 
 			if (plan_or_die(topo, 0, NULL, &table)) {
-				cpt_topo_free(topo);
+				cplan_topo_free(topo);
 				return 1;
 			}
 			t[reps++] = now_ns() - t0;
 			parts = table->nr_parts;
-			cpt_table_free(table);
+			cplan_table_free(table);
 		}
 		qsort(t, (size_t)reps, sizeof(t[0]), cmp_ll);
 		printf("%d,%d,%d,%d,%d,%d,%lld,%lld\n", ncpus,
 		       ncpus / GEN_THREADS, topo->nr_nodes, count_l3(topo),
 		       parts, reps, t[0], t[reps / 2]);
 		(void)fflush(stdout);
-		cpt_topo_free(topo);
+		cplan_topo_free(topo);
 	}
 	return 0;
 }
 
 static int do_once(int argc, char **argv)
 {
-	struct cpt_table *table = NULL;
-	struct cpt_topo *topo;
+	struct cplan_table *table = NULL;
+	struct cplan_topo *topo;
 	int ncpus, npart = 0, ret;
 
 	if (argc < 1 || parse_int(argv[0], 2, 1 << 20, &ncpus) || ncpus % 2 ||
@@ -251,8 +251,8 @@ static int do_once(int argc, char **argv)
 	ret = plan_or_die(topo, npart, NULL, &table);
 	if (!ret)
 		printf("%d %d\n", ncpus, table->nr_parts);
-	cpt_table_free(table);
-	cpt_topo_free(topo);
+	cplan_table_free(table);
+	cplan_topo_free(topo);
 	return ret ? 1 : 0;
 }
 
@@ -275,8 +275,8 @@ static int do_mem(int argc, char **argv)
 	}
 	printf("cpus,parts,nodes,core_allocs,core_req_bytes,core_bytes,plan_peak_bytes,glue_allocs,glue_bytes,total_bytes,bytes_per_cpu,glue_bytes_per_part,cpumask_bytes\n");
 	for (; a < argc; a++) {
-		struct cpt_table *table = NULL;
-		struct cpt_topo *topo;
+		struct cplan_table *table = NULL;
+		struct cplan_topo *topo;
 		size_t i, core_req = 0, core = 0, glue = 0, mask, glue_allocs;
 		size_t nr_core;
 		int ncpus, npart = 0, p, nodes_any;
@@ -298,7 +298,7 @@ static int do_mem(int argc, char **argv)
 		tracking = 1;
 		if (plan_or_die(topo, npart, NULL, &table)) {
 			tracking = 0;
-			cpt_topo_free(topo);
+			cplan_topo_free(topo);
 			return 1;
 		}
 		tracking = 0;
@@ -309,7 +309,7 @@ static int do_mem(int argc, char **argv)
 			core += kbytes(lives[i].size);
 		}
 		/*
-		 * cpt_api.c cptab_create(): kzalloc(struct cptab), kstrdup("")
+		 * api.c cptk_tab_create(): kzalloc(struct cptab), kstrdup("")
 		 * of the pattern, kvcalloc(nr_parts + 1, struct cpt_part), one
 		 * zalloc_cpumask_var() per partition and for CPT_ANY
 		 * (CPUMASK_OFFSTACK: BITS_TO_LONGS(nr_cpu_ids) longs), and
@@ -317,7 +317,7 @@ static int do_mem(int argc, char **argv)
 		 */
 		mask = (size_t)(ncpus + 63) / 64 * 8;
 		for (nodes_any = 0, p = 0; p < table->nr_nodes; p++)
-			nodes_any += table->node_part[p] != CPT_NONE;
+			nodes_any += table->node_part[p] != CPLAN_NONE;
 		glue = kbytes((size_t)cptab_size) + kbytes(1) +
 		       kbytes((size_t)(table->nr_parts + 1) * (size_t)part_size) +
 		       (size_t)(table->nr_parts + 1) * kbytes(mask) +
@@ -332,8 +332,8 @@ static int do_mem(int argc, char **argv)
 				(size_t)(table->nr_parts + 1) * kbytes(mask)) /
 			       table->nr_parts,
 		       kbytes(mask));
-		cpt_table_free(table);
-		cpt_topo_free(topo);
+		cplan_table_free(table);
+		cplan_topo_free(topo);
 	}
 	return 0;
 }
@@ -344,7 +344,7 @@ struct quality {
 	int parts, cpus_min, cpus_max, split_cores, span_nodes, span_l3;
 };
 
-static void measure(const struct cpt_topo *topo, const struct cpt_table *t,
+static void measure(const struct cplan_topo *topo, const struct cplan_table *t,
 		    struct quality *q)
 {
 	int p, i, j, c;
@@ -396,7 +396,7 @@ static void measure(const struct cpt_topo *topo, const struct cpt_table *t,
 	}
 }
 
-static int count_cores(const struct cpt_topo *topo)
+static int count_cores(const struct cplan_topo *topo)
 {
 	int i, j, n = 0;
 
@@ -419,8 +419,8 @@ static int do_layout(int argc, char **argv)
 	printf("fixture,layout,cpus,cores,nodes,l3,parts,cpus_min,cpus_max,split_cores,span_nodes,span_l3\n");
 	for (a = 0; a < argc; a++) {
 		const char *name = strrchr(argv[a], '/');
-		struct cpt_topo *topo = NULL;
-		char errbuf[512] = "", pattern[CPT_PATTERN_MAX + 1];
+		struct cplan_topo *topo = NULL;
+		char errbuf[512] = "", pattern[CPLAN_PATTERN_MAX + 1];
 		int ret, m, n, c, ncpus = 0, nnodes = 0;
 		size_t len;
 		FILE *f;
@@ -454,11 +454,11 @@ static int do_layout(int argc, char **argv)
 		for (c = 0; c < topo->nr_cpus; c++)
 			ncpus += topo->cpu[c].online;
 		for (m = 0; m < 2; m++) {
-			struct cpt_table *table = NULL;
+			struct cplan_table *table = NULL;
 			struct quality q;
 
 			if (plan_or_die(topo, 0, m ? pattern : NULL, &table)) {
-				cpt_topo_free(topo);
+				cplan_topo_free(topo);
 				return 1;
 			}
 			measure(topo, table, &q);
@@ -467,9 +467,9 @@ static int do_layout(int argc, char **argv)
 			       count_cores(topo), nnodes, count_l3(topo),
 			       q.parts, q.cpus_min, q.cpus_max, q.split_cores,
 			       q.span_nodes, q.span_l3);
-			cpt_table_free(table);
+			cplan_table_free(table);
 		}
-		cpt_topo_free(topo);
+		cplan_topo_free(topo);
 	}
 	return 0;
 }

@@ -5,7 +5,7 @@
 # them as CSV files under build/bench/ (BENCH_OUT):
 #
 #   plan.csv          planner cost on generated topologies: best and median
-#                     time of cpt_plan(), callgrind instruction count
+#                     time of cplan_make(), callgrind instruction count
 #                     (deterministic), growth per doubling of the CPU count
 #   mem.csv           memory of one table in the kernel, per CPU and per
 #                     partition (model: plan-bench mem, sizes from pahole)
@@ -160,14 +160,14 @@ section "cpt benchmarks (make bench)"
 host_info | tee "$OUT/env.txt"
 
 # ---- 1. planner cost ---------------------------------------------------------
-section "Planner cost: cpt_plan() on generated topologies (default layout)"
+section "Planner cost: cplan_make() on generated topologies (default layout)"
 echo "  2 threads per core (CPU i and i+N/2 siblings), 16 cores per L3, 64 cores per node and package"
 # shellcheck disable=SC2086
 if "$PLAN_BENCH" scale -t 300 $BENCH_SIZES >"$OUT/plan_time.csv"; then
 	: >"$OUT/plan_ir.txt"
 	for n in $BENCH_SIZES; do
 		if command -v valgrind >/dev/null &&
-		   valgrind --tool=callgrind --toggle-collect=cpt_plan \
+		   valgrind --tool=callgrind --toggle-collect=cplan_make \
 			--callgrind-out-file="$OUT/callgrind.out.$n" \
 			"$PLAN_BENCH" once "$n" >/dev/null 2>"$OUT/callgrind.$n.log"; then
 			echo "$n $(sed -n 's/^summary: *//p' "$OUT/callgrind.out.$n")" >>"$OUT/plan_ir.txt"

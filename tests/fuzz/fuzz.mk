@@ -9,7 +9,7 @@
 #   make test-fuzz                  the seed corpus once, then 30 s (make check)
 #   make fuzz-repro FILE=build/fuzz/crash-...   rerun one input, verbose
 #   make fuzz-corpus                rewrite tests/fuzz/corpus (gen-corpus.py)
-#   make fuzz-cov                   line/branch coverage of cpt/core_*.c by
+#   make fuzz-cov                   line/branch coverage of cpt/core/*.c by
 #                                   build/fuzz/corpus (or the seeds), llvm-cov
 #
 # FUZZ_FLAGS adds libFuzzer flags (FUZZ_FLAGS=-use_value_profile=1).
@@ -38,8 +38,8 @@ FUZZ_COV_BIN	:= $(FUZZ_OUT)/cov/fuzz_plan
 FUZZ_LLVM_SUFFIX ?= $(if $(filter %clang-14,$(FUZZ_CC)),-14)
 FUZZ_SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
-FUZZ_CFLAGS	 = -g -O1 $(FUZZ_SAN) $(WARN) -Iinclude -Icpt
-FUZZ_CORE_OBJS	:= $(patsubst cpt/%.c,$(FUZZ_OUT)/core/%.o,$(CORE_SRC))
+FUZZ_CFLAGS	 = -g -O1 $(FUZZ_SAN) $(WARN) -Icpt/core
+FUZZ_CORE_OBJS	:= $(patsubst cpt/core/%.c,$(FUZZ_OUT)/core/%.o,$(CORE_SRC))
 # the core's allocations go through fz_calloc(), which fails them on demand
 FUZZ_CORE_FLAGS	 = -include $(FUZZ_DIR)/fz_alloc.h
 FUZZ_HDRS	 = $(wildcard $(CORE_HDR)) $(FUZZ_DIR)/fz_alloc.h
@@ -67,7 +67,7 @@ fuzz-cov: $(FUZZ_COV_BIN)
 # Source-based coverage, no sanitizer: only to measure what the corpus reaches.
 $(FUZZ_COV_BIN): $(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 $(WARN) $(FUZZ_CORE_FLAGS) -Iinclude -Icpt -fsanitize=fuzzer \
+	$(FUZZ_CC) -g -O1 $(WARN) $(FUZZ_CORE_FLAGS) -Icpt/core -fsanitize=fuzzer \
 		-fprofile-instr-generate -fcoverage-mapping -o $@ \
 		$(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC)
 
@@ -75,7 +75,7 @@ fuzz-corpus:
 	rm -f $(FUZZ_DIR)/corpus/*
 	python3 $(FUZZ_DIR)/gen-corpus.py $(FUZZ_DIR)/corpus
 
-$(FUZZ_OUT)/core/%.o: cpt/%.c $(FUZZ_HDRS)
+$(FUZZ_OUT)/core/%.o: cpt/core/%.c $(FUZZ_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CORE_FLAGS) -fsanitize=fuzzer-no-link \
 		-c -o $@ $<

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target over the portable core: cpu_pattern parser, planner,
- * formatter and hotplug update (include/cpt_core.h, doc/planner.md).
+ * formatter and hotplug update (cpt/core/cplan.h, doc/planner.md).
  *
  * Every input decodes into a machine, an npartitions value, a cpu_pattern
  * and a hotplug script.  The first FZ_HDR bytes are a fixed header (missing
@@ -14,8 +14,8 @@
  *   3    core keys      v % 5: own core, thread-major SMT, core-major SMT,
  *                       random small keys (siblings anywhere), huge keys
  *   4    threads        1 + v % 8 (SMT width for modes 1 and 2)
- *   5    L3 keys        v % 5: unknown (CPT_NONE), per k cores, random small,
- *                       huge (INT_MAX - x), a mix of CPT_NONE/0/INT_MAX/random
+ *   5    L3 keys        v % 5: unknown (CPLAN_NONE), per k cores, random small,
+ *                       huge (INT_MAX - x), a mix of CPLAN_NONE/0/INT_MAX/random
  *   6    cores per L3   1 + v % 16
  *   7    nodes of CPUs  v % 4: blocks of cores, round robin, random per CPU,
  *                       all on the first CPU node
@@ -26,20 +26,20 @@
  *   11   distances      v % 4: 10/20, symmetric random, asymmetric random,
  *                       asymmetric with 0 and INT_MAX
  *   12   flags          FZ_F_* below; FZ_F_NOMEM fails the k-th
- *                       allocation of cpt_plan(), k random, or if it
- *                       makes fewer, one of the first cpt_table_update()
+ *                       allocation of cplan_make(), k random, or if it
+ *                       makes fewer, one of the first cplan_table_update()
  *   13   npartitions    selector, see decode_np()
  *   14-17 npartitions   raw le32 for selector class 6
  *   18   pattern mode   v % 8: 0-4 as is, 5 NULL, 6 padded with whitespace
  *                       to a length L, 7 repeated up to L;
  *                       L = {4095, 4096, 4097, 5000}[(v >> 3) & 3]
- *   19   hotplug        rounds of cpt_table_update(), v % 6
+ *   19   hotplug        rounds of cplan_table_update(), v % 6
  *   20-23 seed          for everything random above
  *
  * On success every table invariant is checked, both /proc files are
  * rendered into exact-size buffers (and truncated ones) and compared with a
  * rendering of our own, then CPUs go offline and online through
- * cpt_table_update().  On failure the errno, the NULL table and the message
+ * cplan_table_update().  On failure the errno, the NULL table and the message
  * are checked.  An invariant violation prints what broke and aborts, so the
  * fuzzer saves the input.
  *
@@ -56,7 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 
 #ifdef calloc
 #undef calloc		/* fz_alloc.h is for the core, not for us */
@@ -71,7 +71,7 @@
 #define FZ_F_HOTADD	0x04	/* CPUs coming online may get a new node/core */
 #define FZ_F_MISMATCH	0x08	/* also update against a wrong topology */
 #define FZ_F_BADCORE	0x10	/* one online CPU with a negative core key */
-#define FZ_F_NOERR	0x20	/* call cpt_plan() with err == NULL */
+#define FZ_F_NOERR	0x20	/* call cplan_make() with err == NULL */
 #define FZ_F_BADNODE	0x40	/* one online CPU with an out-of-range node */
 #define FZ_F_NOMEM	0x80	/* fail one allocation of the core */
 
@@ -199,7 +199,7 @@ struct truth {
 };
 
 struct machine {
-	struct cpt_topo *topo;
+	struct cplan_topo *topo;
 	struct truth *real;
 	int nr_cpus, nr_nodes;
 	unsigned int flags;
@@ -209,7 +209,7 @@ struct machine {
 
 static void set_online(struct machine *m, int cpu, bool online, struct rng *r)
 {
-	struct cpt_cpu *c = &m->topo->cpu[cpu];
+	struct cplan_cpu *c = &m->topo->cpu[cpu];
 
 	c->online = online;
 	if (online) {
@@ -244,11 +244,11 @@ static int core_key(int mode, int ord, struct rng *r, int nr_cpus)
 
 static int llc_key(int mode, int core_ord, int per, struct rng *r)
 {
-	static const int mix[] = { CPT_NONE, 0, INT_MAX, INT_MAX - 1 };
+	static const int mix[] = { CPLAN_NONE, 0, INT_MAX, INT_MAX - 1 };
 
 	switch (mode) {
 	case 0:
-		return CPT_NONE;
+		return CPLAN_NONE;
 	case 1:
 		return 1000 - core_ord / per;	/* decreasing on purpose */
 	case 2:
@@ -278,7 +278,7 @@ static struct machine *build_machine(const struct hdr *h, struct rng *r)
 	m->flags = b[12];
 	m->nr_cpus = nc;
 	m->nr_nodes = nn;
-	m->topo = cpt_topo_alloc(nc, nn);
+	m->topo = cplan_topo_alloc(nc, nn);
 	m->real = calloc((size_t)nc, sizeof(*m->real));
 	if (!m->topo || !m->real)
 		abort();
@@ -328,7 +328,7 @@ static struct machine *build_machine(const struct hdr *h, struct rng *r)
 		set_online(m, cpu, on, r);
 	}
 
-	/* Broken topologies that cpt_plan() must refuse, not index with. */
+	/* Broken topologies that cplan_make() must refuse, not index with. */
 	if (m->flags & (FZ_F_BADCORE | FZ_F_BADNODE)) {
 		cpu = (int)rnd(r, (unsigned int)nc);
 		if (m->topo->cpu[cpu].online) {
@@ -372,17 +372,17 @@ static void free_machine(struct machine *m)
 {
 	if (!m)
 		return;
-	cpt_topo_free(m->topo);
+	cplan_topo_free(m->topo);
 	free(m->real);
 	free(m);
 }
 
-static bool topo_valid(const struct cpt_topo *t)
+static bool topo_valid(const struct cplan_topo *t)
 {
 	int cpu, n = 0;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		const struct cpt_cpu *c = &t->cpu[cpu];
+		const struct cplan_cpu *c = &t->cpu[cpu];
 
 		if (!c->online)
 			continue;
@@ -484,7 +484,7 @@ struct view {
 	int *core_of;		/* per CPU: core ordinal or -1 */
 };
 
-static void view_init(struct view *v, const struct cpt_topo *t)
+static void view_init(struct view *v, const struct cplan_topo *t)
 {
 	int cpu, s;
 	bool seen[FZ_MAX_NODES] = { false };
@@ -494,7 +494,7 @@ static void view_init(struct view *v, const struct cpt_topo *t)
 	if (!v->core_of)
 		abort();
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		const struct cpt_cpu *c = &t->cpu[cpu];
+		const struct cplan_cpu *c = &t->cpu[cpu];
 
 		v->core_of[cpu] = -1;
 		if (!c->online)
@@ -512,7 +512,7 @@ static void view_init(struct view *v, const struct cpt_topo *t)
 	}
 }
 
-static int table_distance_ref(const struct cpt_table *tb, int a, int b)
+static int table_distance_ref(const struct cplan_table *tb, int a, int b)
 {
 	int i, j, d = 0;
 
@@ -532,7 +532,7 @@ static int table_distance_ref(const struct cpt_table *tb, int a, int b)
 }
 
 /* Our own rendering of either file, to compare with the formatter. */
-static char *render(const struct cpt_table *tb, bool distance, size_t *len)
+static char *render(const struct cplan_table *tb, bool distance, size_t *len)
 {
 	size_t cap = 64, n = 0;
 	char *s = malloc(cap);
@@ -573,16 +573,16 @@ static char *render(const struct cpt_table *tb, bool distance, size_t *len)
 	return s;
 }
 
-static size_t fz_format(const struct cpt_table *tb, bool distance, char *buf,
+static size_t fz_format(const struct cplan_table *tb, bool distance, char *buf,
 			size_t size)
 {
-	return distance ? cpt_format_distance(tb, buf, size) :
-			  cpt_format_table(tb, buf, size);
+	return distance ? cplan_format_distance(tb, buf, size) :
+			  cplan_format_table(tb, buf, size);
 }
 
 /* Render one file into exact-size heap buffers (ASan catches one byte too
  * many), whole and truncated, and compare with our own rendering. */
-static void check_file(const struct cpt_table *tb, bool dist, struct rng *r)
+static void check_file(const struct cplan_table *tb, bool dist, struct rng *r)
 {
 	size_t want, len = fz_format(tb, dist, NULL, 0), got, cut;
 	char *ref = render(tb, dist, &want), *buf;
@@ -616,7 +616,7 @@ static void check_file(const struct cpt_table *tb, bool dist, struct rng *r)
 /* The distance file grows with the square of the partitions and, with
  * coverage tracing, dominates the cost of an input: on big tables only one
  * time in 8. */
-static void check_format(const struct cpt_table *tb, struct rng *r)
+static void check_format(const struct cplan_table *tb, struct rng *r)
 {
 	check_file(tb, false, r);
 	if (tb->nr_parts <= 48 || !rnd(r, 8))
@@ -624,11 +624,11 @@ static void check_format(const struct cpt_table *tb, struct rng *r)
 }
 
 /*
- * Invariants of every table (include/cpt_core.h): cpu_part/part_cpu agree,
+ * Invariants of every table (cpt/core/cplan.h): cpu_part/part_cpu agree,
  * CPUs ascending, node lists, counters, distance.  @fresh: made by
- * cpt_plan(), so every member is online and no partition is empty.
+ * cplan_make(), so every member is online and no partition is empty.
  */
-static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
+static void check_table(const struct cplan_topo *t, const struct cplan_table *tb,
 			bool fresh, struct rng *r)
 {
 	int nn = t->nr_nodes, nc = t->nr_cpus, p, i, k, cpu, n, placed = 0;
@@ -638,10 +638,10 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 	FZ_CHECK(tb->nr_cpus == nc && tb->nr_nodes == nn, "sizes %d/%d",
 		 tb->nr_cpus, tb->nr_nodes);
 	FZ_CHECK(tb->nr_parts >= 1 && tb->nr_parts <= nc &&
-		 tb->nr_parts <= CPT_PARTS_MAX,
+		 tb->nr_parts <= CPLAN_PARTS_MAX,
 		 "nr_parts %d with %d CPUs", tb->nr_parts, nc);
-	FZ_CHECK(!(tb->warnings & ~(unsigned int)(CPT_WARN_SPLIT_CORES |
-						   CPT_WARN_NPART_IGNORED)),
+	FZ_CHECK(!(tb->warnings & ~(unsigned int)(CPLAN_WARN_SPLIT_CORES |
+						   CPLAN_WARN_NPART_IGNORED)),
 		 "unknown warnings %#x", tb->warnings);
 	FZ_CHECK(tb->part_first[0] == 0, "part_first[0] %d", tb->part_first[0]);
 	for (p = 0; p < tb->nr_parts; p++) {
@@ -669,16 +669,16 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 		abort();
 	for (cpu = 0; cpu < nc; cpu++) {
 		int cp = tb->cpu_part[cpu];
-		const struct cpt_cpu *c = &t->cpu[cpu];
+		const struct cplan_cpu *c = &t->cpu[cpu];
 
-		FZ_CHECK(cp == CPT_NONE || (cp >= 0 && cp < tb->nr_parts),
+		FZ_CHECK(cp == CPLAN_NONE || (cp >= 0 && cp < tb->nr_parts),
 			 "cpu_part[%d] = %d", cpu, cp);
 		FZ_CHECK(tb->cpu_online[cpu] == c->online,
 			 "cpu_online[%d] = %d", cpu, tb->cpu_online[cpu]);
 		if (tb->cpu_barred[cpu])
-			FZ_CHECK(cp == CPT_NONE, "barred CPU %d in partition %d",
+			FZ_CHECK(cp == CPLAN_NONE, "barred CPU %d in partition %d",
 				 cpu, cp);
-		if (cp == CPT_NONE) {
+		if (cp == CPLAN_NONE) {
 			/* a CPU left out while online stays out */
 			if (c->online)
 				FZ_CHECK(tb->cpu_barred[cpu],
@@ -697,7 +697,7 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 			 tb->cpu_node[cpu], c->node);
 		/* distinct (node, core) */
 		for (i = 0; i < cpu; i++)
-			if (tb->cpu_part[i] != CPT_NONE && t->cpu[i].online &&
+			if (tb->cpu_part[i] != CPLAN_NONE && t->cpu[i].online &&
 			    t->cpu[i].node == c->node &&
 			    t->cpu[i].core == c->core)
 				break;
@@ -748,7 +748,7 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 	}
 	for (n = 0; n < nn; n++)
 		if (!node_seen[n])
-			FZ_CHECK(tb->node_part[n] == CPT_NONE,
+			FZ_CHECK(tb->node_part[n] == CPLAN_NONE,
 				 "node_part[%d] = %d for an unused node", n,
 				 tb->node_part[n]);
 	FZ_CHECK(nodes == tb->nr_placed_nodes, "nr_placed_nodes %d vs %d",
@@ -767,8 +767,8 @@ static void check_table(const struct cpt_topo *t, const struct cpt_table *tb,
 					(int)rnd(r, (unsigned int)tb->nr_parts);
 		i = tb->nr_parts <= 16 ? k % tb->nr_parts :
 					(int)rnd(r, (unsigned int)tb->nr_parts);
-		d = cpt_table_distance(tb, p, i);
-		FZ_CHECK(d == cpt_table_distance(tb, i, p),
+		d = cplan_table_distance(tb, p, i);
+		FZ_CHECK(d == cplan_table_distance(tb, i, p),
 			 "distance %d-%d not symmetric", p, i);
 		FZ_CHECK(d == table_distance_ref(tb, p, i),
 			 "distance %d-%d = %d, expected %d", p, i, d,
@@ -789,7 +789,7 @@ static int default_count(const struct view *v)
 		n = v->nr_cpu_nodes;
 	if (n > v->nr_cores)
 		n = v->nr_cores;
-	return n > CPT_DEFAULT_MAX ? CPT_DEFAULT_MAX : n;
+	return n > CPLAN_DEFAULT_MAX ? CPLAN_DEFAULT_MAX : n;
 }
 
 /*
@@ -801,7 +801,7 @@ static int default_count(const struct view *v)
  * partition its list names.
  */
 struct ref {
-	const struct cpt_topo *t;
+	const struct cplan_topo *t;
 	const char *p;
 	bool by_node;
 	int nr_parts;
@@ -846,7 +846,7 @@ static void ref_mark(struct ref *rf, char kind, int id, long v)
 
 static void ref_list(struct ref *rf, char kind, int id)
 {
-	const struct cpt_topo *t = rf->t;
+	const struct cplan_topo *t = rf->t;
 	long lo, hi, stride, v;
 	int c;
 
@@ -886,8 +886,8 @@ static void ref_list(struct ref *rf, char kind, int id)
 	}
 }
 
-static void check_pattern_meaning(const struct cpt_topo *t,
-				  const struct cpt_table *tb,
+static void check_pattern_meaning(const struct cplan_topo *t,
+				  const struct cplan_table *tb,
 				  const char *pattern, int np)
 {
 	struct ref rf = { .t = t, .p = pattern };
@@ -903,9 +903,9 @@ static void check_pattern_meaning(const struct cpt_topo *t,
 	if (!rf.cpu_part || !rf.node_part || !rf.excluded || !rf.dropped)
 		abort();
 	for (cpu = 0; cpu < t->nr_cpus; cpu++)
-		rf.cpu_part[cpu] = CPT_NONE;
+		rf.cpu_part[cpu] = CPLAN_NONE;
 	for (n = 0; n < t->nr_nodes; n++)
-		rf.node_part[n] = CPT_NONE;
+		rf.node_part[n] = CPLAN_NONE;
 	for (ref_space(&rf); *rf.p; ref_space(&rf)) {
 		char c = *rf.p;
 
@@ -914,7 +914,7 @@ static void check_pattern_meaning(const struct cpt_topo *t,
 			rf.p++;
 		} else if (c == 'X' || c == 'C') {
 			rf.p++;
-			ref_list(&rf, c, CPT_NONE);
+			ref_list(&rf, c, CPLAN_NONE);
 		} else {
 			int id = (int)ref_number(&rf);
 
@@ -929,16 +929,16 @@ static void check_pattern_meaning(const struct cpt_topo *t,
 			 "S6: %d partitions, the pattern has %d", tb->nr_parts,
 			 rf.nr_parts);
 	if (rf.nr_parts)
-		FZ_CHECK(!!(tb->warnings & CPT_WARN_NPART_IGNORED) == (np != 0),
+		FZ_CHECK(!!(tb->warnings & CPLAN_WARN_NPART_IGNORED) == (np != 0),
 			 "S6: warnings %#x with npartitions %d", tb->warnings,
 			 np);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		const struct cpt_cpu *c = &t->cpu[cpu];
+		const struct cplan_cpu *c = &t->cpu[cpu];
 
 		if (!c->online)
 			continue;
 		if (rf.excluded[cpu] || rf.dropped[v.core_of[cpu]])
-			want = CPT_NONE;
+			want = CPLAN_NONE;
 		else if (!rf.nr_parts)
 			want = -2;	/* placed, somewhere */
 		else if (rf.by_node)
@@ -946,7 +946,7 @@ static void check_pattern_meaning(const struct cpt_topo *t,
 		else
 			want = rf.cpu_part[cpu];
 		if (want == -2)
-			FZ_CHECK(tb->cpu_part[cpu] != CPT_NONE,
+			FZ_CHECK(tb->cpu_part[cpu] != CPLAN_NONE,
 				 "S6: CPU %d (not excluded, core %d not dropped) left out",
 				 cpu, v.core_of[cpu]);
 		else
@@ -962,7 +962,7 @@ static void check_pattern_meaning(const struct cpt_topo *t,
 }
 
 /* The default layout (blank pattern): doc/planner.md, "Default layout". */
-static void check_default(const struct cpt_topo *t, const struct cpt_table *tb,
+static void check_default(const struct cplan_topo *t, const struct cplan_table *tb,
 			  int np)
 {
 	struct view v;
@@ -974,10 +974,10 @@ static void check_default(const struct cpt_topo *t, const struct cpt_table *tb,
 		 tb->nr_parts, want, np);
 	FZ_CHECK(tb->nr_placed_cpus == v.nr_online, "placed %d of %d online",
 		 tb->nr_placed_cpus, v.nr_online);
-	FZ_CHECK(!!(tb->warnings & CPT_WARN_SPLIT_CORES) ==
+	FZ_CHECK(!!(tb->warnings & CPLAN_WARN_SPLIT_CORES) ==
 		 (tb->nr_parts > v.nr_cores), "split warning %#x, %d > %d",
 		 tb->warnings, tb->nr_parts, v.nr_cores);
-	FZ_CHECK(!(tb->warnings & CPT_WARN_NPART_IGNORED), "npart warning");
+	FZ_CHECK(!(tb->warnings & CPLAN_WARN_NPART_IGNORED), "npart warning");
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (!t->cpu[cpu].online)
 			continue;
@@ -999,8 +999,8 @@ static void check_default(const struct cpt_topo *t, const struct cpt_table *tb,
 	free(v.core_of);
 }
 
-static void check_error(int ret, const struct cpt_table *tb,
-			const struct cpt_err *err, size_t plen)
+static void check_error(int ret, const struct cplan_table *tb,
+			const struct cplan_err *err, size_t plen)
 {
 	size_t n;
 
@@ -1041,14 +1041,14 @@ static bool verbose(void)
 	return v;
 }
 
-static void dump_topo(const char *what, const struct cpt_topo *t)
+static void dump_topo(const char *what, const struct cplan_topo *t)
 {
 	int cpu, i, j;
 
 	fprintf(stderr, "%s: nr_cpus %d nr_nodes %d\n", what, t->nr_cpus,
 		t->nr_nodes);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		const struct cpt_cpu *c = &t->cpu[cpu];
+		const struct cplan_cpu *c = &t->cpu[cpu];
 
 		fprintf(stderr, "  cpu %3d %s node %d core %d llc %d pkg %d\n",
 			cpu, c->online ? "on " : "off", c->node, c->core, c->llc,
@@ -1063,15 +1063,15 @@ static void dump_topo(const char *what, const struct cpt_topo *t)
 	}
 }
 
-static void dump_table(const char *what, const struct cpt_table *tb)
+static void dump_table(const char *what, const struct cplan_table *tb)
 {
-	size_t len = cpt_format_table(tb, NULL, 0);
+	size_t len = cplan_format_table(tb, NULL, 0);
 	char *s = malloc(len + 1);
 	int cpu;
 
 	if (!s)
 		abort();
-	cpt_format_table(tb, s, len + 1);
+	cplan_format_table(tb, s, len + 1);
 	fprintf(stderr, "%s: %d partitions, warnings %#x\n%s", what,
 		tb->nr_parts, tb->warnings, s);
 	fprintf(stderr, "  barred:");
@@ -1080,7 +1080,7 @@ static void dump_table(const char *what, const struct cpt_table *tb)
 			fprintf(stderr, " %d", cpu);
 	fprintf(stderr, "\n  offline members:");
 	for (cpu = 0; cpu < tb->nr_cpus; cpu++)
-		if (tb->cpu_part[cpu] != CPT_NONE && !tb->cpu_online[cpu])
+		if (tb->cpu_part[cpu] != CPLAN_NONE && !tb->cpu_online[cpu])
 			fprintf(stderr, " %d(%d)", cpu, tb->cpu_part[cpu]);
 	fprintf(stderr, "\n");
 	free(s);
@@ -1088,16 +1088,16 @@ static void dump_table(const char *what, const struct cpt_table *tb)
 
 /* ---- hotplug ------------------------------------------------------------- */
 
-/* cpt_table_update() must refuse a topology of another shape. */
-static void check_mismatch(const struct cpt_table *tb, struct machine *m,
+/* cplan_table_update() must refuse a topology of another shape. */
+static void check_mismatch(const struct cplan_table *tb, struct machine *m,
 			   struct rng *r)
 {
-	struct cpt_topo *other;
-	struct cpt_table *nt = (struct cpt_table *)1;
-	struct cpt_err err;
+	struct cplan_topo *other;
+	struct cplan_table *nt = (struct cplan_table *)1;
+	struct cplan_err err;
 	int ret;
 
-	other = cpt_topo_alloc(m->nr_cpus + (rnd(r, 2) ? 1 : 0),
+	other = cplan_topo_alloc(m->nr_cpus + (rnd(r, 2) ? 1 : 0),
 			       m->nr_nodes + (rnd(r, 2) ? 1 : 0));
 	if (!other)
 		abort();
@@ -1107,16 +1107,16 @@ static void check_mismatch(const struct cpt_table *tb, struct machine *m,
 		other->cpu[0].node = rnd(r, 2) ? m->nr_nodes : -1;
 	}
 	memset(&err, 0x55, sizeof(err));
-	ret = cpt_table_update(tb, other, &nt, &err);
+	ret = cplan_table_update(tb, other, &nt, &err);
 	FZ_CHECK(ret == -EINVAL, "mismatched update returned %d", ret);
 	FZ_CHECK(nt == NULL, "mismatched update left a table");
 	FZ_CHECK(strnlen(err.msg, sizeof(err.msg)) > 0 &&
 		 strnlen(err.msg, sizeof(err.msg)) < sizeof(err.msg),
 		 "mismatched update message");
-	cpt_topo_free(other);
+	cplan_topo_free(other);
 }
 
-/* What a pattern that cpt_plan() accepted is made of. */
+/* What a pattern that cplan_make() accepted is made of. */
 #define SHAPE_N		0x1
 #define SHAPE_X		0x2
 #define SHAPE_C		0x4
@@ -1152,10 +1152,10 @@ static unsigned int pattern_shape(const char *p)
  * it must be in one of their partitions, unless an online SMT sibling that
  * is a member took it along (S1).
  */
-static void check_home(const struct cpt_topo *t, const struct cpt_table *old,
-		       const struct cpt_table *nt, int cpu)
+static void check_home(const struct cplan_topo *t, const struct cplan_table *old,
+		       const struct cplan_table *nt, int cpu)
 {
-	const struct cpt_cpu *me = &t->cpu[cpu];
+	const struct cplan_cpu *me = &t->cpu[cpu];
 	int s, p = nt->cpu_part[cpu];
 	bool home = false, here = false;
 
@@ -1164,10 +1164,10 @@ static void check_home(const struct cpt_topo *t, const struct cpt_table *old,
 
 		if (s == cpu)
 			continue;
-		if (old->cpu_part[s] != CPT_NONE)
+		if (old->cpu_part[s] != CPLAN_NONE)
 			node = t->cpu[s].online ? t->cpu[s].node :
 						  old->cpu_node[s];
-		else if (s < cpu && nt->cpu_part[s] != CPT_NONE)
+		else if (s < cpu && nt->cpu_part[s] != CPLAN_NONE)
 			node = t->cpu[s].node;
 		else
 			continue;
@@ -1185,7 +1185,7 @@ static void check_home(const struct cpt_topo *t, const struct cpt_table *old,
 }
 
 /*
- * After cpt_table_update() of @old into @nt (@first: the table cpt_plan()
+ * After cplan_table_update() of @old into @nt (@first: the table cplan_make()
  * made, @shape: its pattern): members never move, barred CPUs stay out,
  * every online CPU not barred is placed, and
  *  S1  a CPU that joins while an online sibling of it is a member joins
@@ -1200,8 +1200,8 @@ static void check_home(const struct cpt_topo *t, const struct cpt_table *old,
  *      that holds the node through a member, online or offline): "else the
  *      partition of its node, else that of the nearest node".
  */
-static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
-			 const struct cpt_table *nt, const struct cpt_table *first,
+static void check_update(const struct cplan_topo *t, const struct cplan_table *old,
+			 const struct cplan_table *nt, const struct cplan_table *first,
 			 unsigned int shape, struct rng *r)
 {
 	int nc = t->nr_cpus, cpu, s, p, i;
@@ -1211,7 +1211,7 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 		 nt->nr_parts, old->nr_parts);
 	FZ_CHECK(nt->warnings == old->warnings, "update: warnings changed");
 	for (cpu = 0; cpu < nc; cpu++) {
-		if (old->cpu_part[cpu] != CPT_NONE)
+		if (old->cpu_part[cpu] != CPLAN_NONE)
 			FZ_CHECK(nt->cpu_part[cpu] == old->cpu_part[cpu],
 				 "update: CPU %d moved from %d to %d", cpu,
 				 old->cpu_part[cpu], nt->cpu_part[cpu]);
@@ -1219,10 +1219,10 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 			FZ_CHECK(nt->cpu_barred[cpu],
 				 "update: CPU %d no longer barred", cpu);
 		if (t->cpu[cpu].online && !nt->cpu_barred[cpu])
-			FZ_CHECK(nt->cpu_part[cpu] != CPT_NONE,
+			FZ_CHECK(nt->cpu_part[cpu] != CPLAN_NONE,
 				 "update: online CPU %d not placed", cpu);
-		if (!t->cpu[cpu].online && old->cpu_part[cpu] == CPT_NONE)
-			FZ_CHECK(nt->cpu_part[cpu] == CPT_NONE,
+		if (!t->cpu[cpu].online && old->cpu_part[cpu] == CPLAN_NONE)
+			FZ_CHECK(nt->cpu_part[cpu] == CPLAN_NONE,
 				 "update: offline CPU %d placed", cpu);
 
 		if (!(shape & (SHAPE_LISTS | SHAPE_C)) && !relaxed("S2") &&
@@ -1235,8 +1235,8 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 			fz_fail("S3: explicit CPU lists: CPU %d joined partition %d",
 				cpu, nt->cpu_part[cpu]);
 		if ((shape & SHAPE_LISTS) && (shape & SHAPE_N) &&
-		    !relaxed("S4") && first->cpu_part[cpu] == CPT_NONE &&
-		    nt->cpu_part[cpu] != CPT_NONE) {
+		    !relaxed("S4") && first->cpu_part[cpu] == CPLAN_NONE &&
+		    nt->cpu_part[cpu] != CPLAN_NONE) {
 			p = nt->cpu_part[cpu];
 			for (i = first->part_node_first[p];
 			     i < first->part_node_first[p + 1]; i++)
@@ -1248,11 +1248,11 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 					t->cpu[cpu].node);
 		}
 
-		if (old->cpu_part[cpu] == CPT_NONE &&
-		    nt->cpu_part[cpu] != CPT_NONE && !relaxed("S5"))
+		if (old->cpu_part[cpu] == CPLAN_NONE &&
+		    nt->cpu_part[cpu] != CPLAN_NONE && !relaxed("S5"))
 			check_home(t, old, nt, cpu);
 
-		if (old->cpu_part[cpu] != CPT_NONE || old->cpu_barred[cpu] ||
+		if (old->cpu_part[cpu] != CPLAN_NONE || old->cpu_barred[cpu] ||
 		    !t->cpu[cpu].online || relaxed("S1"))
 			continue;
 		/*
@@ -1266,9 +1266,9 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 			    t->cpu[s].node != t->cpu[cpu].node ||
 			    t->cpu[s].core != t->cpu[cpu].core)
 				continue;
-			member = old->cpu_part[s] != CPT_NONE ||
-				 (s < cpu && nt->cpu_part[s] != CPT_NONE);
-			if (member && nt->cpu_part[cpu] == CPT_NONE)
+			member = old->cpu_part[s] != CPLAN_NONE ||
+				 (s < cpu && nt->cpu_part[s] != CPLAN_NONE);
+			if (member && nt->cpu_part[cpu] == CPLAN_NONE)
 				fz_fail("S1: CPU %d came online with online sibling %d in partition %d, but was left out",
 					cpu, s, nt->cpu_part[s]);
 		}
@@ -1277,18 +1277,18 @@ static void check_update(const struct cpt_topo *t, const struct cpt_table *old,
 
 /* Rounds of CPUs going offline and online; frees @first.  @nomem >= 0: the
  * first round fails that allocation. */
-static void hotplug(struct machine *m, struct cpt_table *first, int rounds,
+static void hotplug(struct machine *m, struct cplan_table *first, int rounds,
 		    const char *pattern, int nomem, struct rng *r)
 {
-	struct cpt_table *tb = first;
+	struct cplan_table *tb = first;
 	unsigned int shape = pattern_shape(pattern);
-	struct cpt_topo *t = m->topo;
+	struct cplan_topo *t = m->topo;
 	int nc = m->nr_cpus, round, k, flips, cpu;
 	bool injected;
 
 	for (round = 0; round < rounds; round++) {
-		struct cpt_table *nt = (struct cpt_table *)1;
-		struct cpt_err err;
+		struct cplan_table *nt = (struct cplan_table *)1;
+		struct cplan_err err;
 		int ret, how = (int)rnd(r, 8);
 
 		if (how == 0) {
@@ -1319,10 +1319,10 @@ static void hotplug(struct machine *m, struct cpt_table *first, int rounds,
 		memset(&err, 0, sizeof(err));
 		if (nomem >= 0 && !round)
 			nomem_arm(nomem);
-		ret = cpt_table_update(tb, t, &nt, &err);
+		ret = cplan_table_update(tb, t, &nt, &err);
 		injected = nomem_disarm();
 		if (verbose()) {
-			fprintf(stderr, "-- hotplug round %d: cpt_table_update: %d%s\n",
+			fprintf(stderr, "-- hotplug round %d: cplan_table_update: %d%s\n",
 				round, ret, injected ? " (allocation failed)" : "");
 			dump_topo("topology", t);
 			if (!ret)
@@ -1339,17 +1339,17 @@ static void hotplug(struct machine *m, struct cpt_table *first, int rounds,
 			continue;
 		}
 		FZ_CHECK(ret == 0, "update failed: %d (%s)", ret, err.msg);
-		FZ_CHECK(nt != NULL && nt != (struct cpt_table *)1,
+		FZ_CHECK(nt != NULL && nt != (struct cplan_table *)1,
 			 "update: no table");
 		check_update(t, tb, nt, first, shape, r);
 		check_format(nt, r);
 		if (tb != first)
-			cpt_table_free(tb);
+			cplan_table_free(tb);
 		tb = nt;
 	}
 	if (tb != first)
-		cpt_table_free(tb);
-	cpt_table_free(first);
+		cplan_table_free(tb);
+	cplan_table_free(first);
 }
 
 /* ---- the target ------------------------------------------------------------ */
@@ -1359,8 +1359,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hdr h;
 	struct rng r;
 	struct machine *m;
-	struct cpt_table *tb = (struct cpt_table *)1;
-	struct cpt_err err, *errp;
+	struct cplan_table *tb = (struct cplan_table *)1;
+	struct cplan_err err, *errp;
 	size_t hl = size < FZ_HDR ? size : FZ_HDR, plen;
 	char *pattern;
 	int np, ret, rounds, nomem;
@@ -1389,10 +1389,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nomem = m->flags & FZ_F_NOMEM ? (int)rnd(&r, 80) : -1;
 	if (nomem >= 0)
 		nomem_arm(nomem);
-	ret = cpt_plan(m->topo, np, pattern, &tb, errp);
+	ret = cplan_make(m->topo, np, pattern, &tb, errp);
 	injected = nomem_disarm();
 	if (verbose()) {
-		fprintf(stderr, "cpt_plan: %d %s%s\n", ret,
+		fprintf(stderr, "cplan_make: %d %s%s\n", ret,
 			ret && errp ? err.msg : "",
 			injected ? " (allocation failed)" : "");
 		if (!ret)
@@ -1402,7 +1402,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a failed allocation is -ENOMEM, nothing else, and
 		 * -ENOMEM is nothing but a failed allocation */
 		FZ_CHECK(injected, "-ENOMEM without a failed allocation");
-		FZ_CHECK(ret == -ENOMEM, "cpt_plan() = %d after allocation %d failed",
+		FZ_CHECK(ret == -ENOMEM, "cplan_make() = %d after allocation %d failed",
 			 ret, nomem);
 		check_error(ret, tb, errp, plen);
 		goto out;
@@ -1417,17 +1417,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (np < 0)
 			FZ_CHECK(ret == -ERANGE, "npartitions %d gave %d", np,
 				 ret);
-		else if (plen > CPT_PATTERN_MAX)
+		else if (plen > CPLAN_PATTERN_MAX)
 			FZ_CHECK(ret == -E2BIG, "%zu bytes gave %d", plen, ret);
-		if (plen <= CPT_PATTERN_MAX)
+		if (plen <= CPLAN_PATTERN_MAX)
 			FZ_CHECK(ret != -E2BIG, "E2BIG for %zu bytes", plen);
 		if (valid && np >= 0 && blank(pattern) &&
-		    plen <= CPT_PATTERN_MAX) {
+		    plen <= CPLAN_PATTERN_MAX) {
 			struct view v;
 
 			view_init(&v, m->topo);
 			FZ_CHECK(ret == -ERANGE &&
-				 (np > v.nr_online || np > CPT_PARTS_MAX),
+				 (np > v.nr_online || np > CPLAN_PARTS_MAX),
 				 "default layout, npartitions %d, %d online: %d",
 				 np, v.nr_online, ret);
 			free(v.core_of);
@@ -1435,9 +1435,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	FZ_CHECK(valid, "a table for a broken topology");
-	FZ_CHECK(np >= 0 && plen <= CPT_PATTERN_MAX,
+	FZ_CHECK(np >= 0 && plen <= CPLAN_PATTERN_MAX,
 		 "success with npartitions %d, %zu bytes", np, plen);
-	FZ_CHECK(tb != NULL && tb != (struct cpt_table *)1, "no table");
+	FZ_CHECK(tb != NULL && tb != (struct cplan_table *)1, "no table");
 	check_table(m->topo, tb, true, &r);
 	if (blank(pattern))
 		check_default(m->topo, tb, np);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Forced into the core's objects of the fuzz build (-include): every
- * cpt_calloc() of the core goes through fz_calloc() of fuzz_plan.c, which
+ * cplan_calloc() of the core goes through fz_calloc() of fuzz_plan.c, which
  * fails the allocation the input chose, so that each -ENOMEM path of the
  * planner, parser and update runs under ASan and LeakSanitizer.
  */

@@ -69,7 +69,7 @@ for c in 4 5 6 7; do set_cpu $c 1; done
 # 4: nothing placed in its L3 or by a sibling, lightest on the node (a tie,
 # partition 0); 5: its sibling's; 6: the only partition in its L3; 7: its
 # sibling's.
-same "CPUs 4-7 joined by the rules of cpt_table_update()" "$(table)" \
+same "CPUs 4-7 joined by the rules of cplan_table_update()" "$(table)" \
 	"$(printf '0\t: 0 1 4 5 6 7\n1\t: 2 3')"
 verify_consumer "after the L3 domain came back"
 check "sysctl -w lnet.cpu_npartitions=0" sysctl -w lnet.cpu_npartitions=0

@@ -5,7 +5,7 @@
 #       --append "slub_debug=FZPU panic_on_warn=1"
 # Needs lib.sh first (tests/live/run.sh concatenates).
 #
-# 1. The test build of cpt.ko (fault/cpt.ko, cpt/cpt_fault.h) sleeps in
+# 1. The test build of cpt.ko (fault/cpt.ko, cpt/linux/fault.h) sleeps in
 #    the consumer notification while it holds a table: a CPU goes offline,
 #    and rmmod runs while the notification holds the table.  The
 #    notification then drops the table's last reference during rmmod.

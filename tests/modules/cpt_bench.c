@@ -56,7 +56,7 @@
 
 #include "cpt.h"
 /* bench=mem walks the table's allocations: it needs the glue's layout. */
-#include "../../cpt/cpt_glue.h"
+#include "../../cpt/linux/cptk.h"
 
 static char *bench = "lookup";
 module_param(bench, charp, 0444);
@@ -558,11 +558,11 @@ static size_t mem_bytes(const void *p, size_t req)
 static int bench_mem(void)
 {
 	struct cptab *tab = cpt_get();
-	const struct cpt_table *t = tab->table;
+	const struct cplan_table *t = tab->table;
 	size_t nc = t->nr_cpus, nn = t->nr_nodes, np = t->nr_parts;
 	size_t core = 0, glue = 0, mask = 0, req = 0, p;
 
-	/* The core table: cpt/core_plan.c alloc_table(). */
+	/* The core table: cpt/core/plan.c alloc_table(). */
 #define CORE(ptr, n) do { \
 		core += mem_bytes(ptr, (n) * sizeof(*(ptr))); \
 		req += (n) * sizeof(*(ptr)); \
@@ -581,7 +581,7 @@ static int bench_mem(void)
 	CORE(t->node_part, nn);
 	CORE(t->node_distance, nn * nn);
 #undef CORE
-	/* The glue: cpt/cpt_api.c cptab_create(). */
+	/* The glue: cpt/linux/api.c cptk_tab_create(). */
 	glue += mem_bytes(tab, sizeof(*tab));
 	glue += mem_bytes(tab->pattern, strlen(tab->pattern) + 1);
 	glue += mem_bytes(tab->part, (np + 1) * sizeof(*tab->part));
@@ -594,7 +594,7 @@ static int bench_mem(void)
 			  tab->part[np].nr_nodes * sizeof(int));
 	pr_info("RESULT tag=%s bench=mem parts=%zu nr_cpu_ids=%zu nr_node_ids=%zu core_req_bytes=%zu core_bytes=%zu glue_bytes=%zu cpumask_bytes=%zu total_bytes=%zu sizeof_cptab=%zu sizeof_cpt_part=%zu cpumask_size=%u\n",
 		bench_tag(), np, nc, nn, req, core, glue, mask / (np + 1),
-		core + glue, sizeof(struct cptab), sizeof(struct cpt_part),
+		core + glue, sizeof(struct cptab), sizeof(struct cptk_part),
 		cpumask_size());
 	cpt_put(tab);
 	return 0;

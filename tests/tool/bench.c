@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cpt-bench: time the planner alone (cpt_plan + cpt_format_table) on a
+ * cpt-bench: time the planner alone (cplan_make + cplan_format_table) on a
  * topology read from `lscpu -p` output, for the scaling check of
  * tests/tool/run.sh.
  *
@@ -14,14 +14,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 #include "topo_read.h"
 #include "bench_time.h"
 
 int main(int argc, char **argv)
 {
-	struct cpt_topo *topo = NULL;
-	struct cpt_err err = { -1, "" };
+	struct cplan_topo *topo = NULL;
+	struct cplan_err err = { -1, "" };
 	char errbuf[512] = "";
 	long long *t = NULL;
 	int reps, npart = 0, parts = 0, online = 0, ret;
@@ -57,39 +57,39 @@ int main(int argc, char **argv)
 	}
 	t = calloc((size_t)reps, sizeof(*t));
 	if (!t) {
-		cpt_topo_free(topo);
+		cplan_topo_free(topo);
 		return 1;
 	}
 	for (int c = 0; c < topo->nr_cpus; c++)
 		online += topo->cpu[c].online;
 	for (int i = 0; i < reps; i++) {
-		struct cpt_table *table = NULL;
+		struct cplan_table *table = NULL;
 		long long t0 = now_ns();
 		char dummy[1];
 		size_t len;
 		char *buf;
 
-		ret = cpt_plan(topo, npart, argc > 4 ? argv[4] : NULL, &table,
+		ret = cplan_make(topo, npart, argc > 4 ? argv[4] : NULL, &table,
 			       &err);
 		if (ret) {
-			fprintf(stderr, "cpt-bench: cpt_plan: %d %s\n", ret,
+			fprintf(stderr, "cpt-bench: cplan_make: %d %s\n", ret,
 				err.msg);
 			break;
 		}
-		len = cpt_format_table(table, dummy, 0);
+		len = cplan_format_table(table, dummy, 0);
 		buf = malloc(len + 1);
 		if (buf)
-			(void)cpt_format_table(table, buf, len + 1);
+			(void)cplan_format_table(table, buf, len + 1);
 		t[i] = now_ns() - t0;
 		parts = table->nr_parts;
 		free(buf);
-		cpt_table_free(table);
+		cplan_table_free(table);
 	}
 	if (!ret) {
 		qsort(t, (size_t)reps, sizeof(*t), cmp_ll);
 		printf("%d %d %lld %lld\n", online, parts, t[0], t[reps / 2]);
 	}
 	free(t);
-	cpt_topo_free(topo);
+	cplan_topo_free(topo);
 	return ret ? 1 : 0;
 }

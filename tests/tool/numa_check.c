@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 #include "topo_read.h"
 
 static int passed, failed;
@@ -64,9 +64,9 @@ static int node_cpus(int n, bool *set, int nr, int *outside)
 int main(int argc, char **argv)
 {
 	const char *root = argc > 1 ? argv[1] : "/";
-	struct cpt_topo *topo = NULL;
-	struct cpt_table *table = NULL;
-	struct cpt_err err = { -1, "" };
+	struct cplan_topo *topo = NULL;
+	struct cplan_table *table = NULL;
+	struct cplan_err err = { -1, "" };
 	char errbuf[512] = "";
 	bool *set = NULL, *ours = NULL;
 	int maxnode, nr, nodes_with_cpus = 0, online = 0, ret;
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	result(ok, "distance matrix agrees with numa_distance");
 
 plan:
-	ret = cpt_plan(topo, 0, NULL, &table, &err);
+	ret = cplan_make(topo, 0, NULL, &table, &err);
 	result(!ret, "default plan of the host topology succeeds");
 	if (ret) {
 		printf("    %d: %s\n", ret, err.msg);
@@ -260,9 +260,9 @@ plan:
 						    pn[(size_t)q * nn + b] &&
 						    numa_distance(a, b) > want)
 							want = numa_distance(a, b);
-				if (cpt_table_distance(table, p, q) != want) {
+				if (cplan_table_distance(table, p, q) != want) {
 					printf("    partition distance %d-%d: table %d, libnuma %d\n",
-					       p, q, cpt_table_distance(table, p, q),
+					       p, q, cplan_table_distance(table, p, q),
 					       want);
 					dist_ok = false;
 				}
@@ -276,8 +276,8 @@ plan:
 		       nodes_with_cpus);
 	}
 out:
-	cpt_table_free(table);
-	cpt_topo_free(topo);
+	cplan_table_free(table);
+	cplan_topo_free(topo);
 	free(set);
 	free(ours);
 	printf("numa_check: %d passed, %d failed\n", passed, failed);

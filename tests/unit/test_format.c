@@ -11,11 +11,11 @@
 #include "unit_helpers.h"
 #include "topo_fixtures.h"
 
-typedef size_t (*fmt_fn)(const struct cpt_table *, char *, size_t);
+typedef size_t (*fmt_fn)(const struct cplan_table *, char *, size_t);
 
 /* Output of @f for @size, into a buffer of exactly @size bytes (so that
  * ASan catches a write past it) and into a guarded one. */
-static void check_size(fmt_fn f, const char *name, const struct cpt_table *tb,
+static void check_size(fmt_fn f, const char *name, const struct cplan_table *tb,
 		       const char *exp, size_t len, size_t size)
 {
 	char *exact = size ? malloc(size) : NULL;
@@ -53,7 +53,7 @@ static void check_size(fmt_fn f, const char *name, const struct cpt_table *tb,
 
 /* Every size from 0 to len + 3 (small outputs). */
 static void check_all_sizes(fmt_fn f, const char *name,
-			    const struct cpt_table *tb, const char *exp)
+			    const struct cplan_table *tb, const char *exp)
 {
 	size_t len = strlen(exp), size;
 
@@ -66,15 +66,15 @@ static void check_all_sizes(fmt_fn f, const char *name,
 /* A table made by hand, not by the planner. */
 static void test_handmade(void **state)
 {
-	int cpu_part[11] = { 0, 1, 2, 2, CPT_NONE, 0, CPT_NONE, CPT_NONE,
-			     CPT_NONE, CPT_NONE, 2 };
+	int cpu_part[11] = { 0, 1, 2, 2, CPLAN_NONE, 0, CPLAN_NONE, CPLAN_NONE,
+			     CPLAN_NONE, CPLAN_NONE, 2 };
 	int part_first[4] = { 0, 2, 3, 6 };
 	int part_cpu[6] = { 0, 5, 1, 2, 3, 10 };
 	int part_node_first[4] = { 0, 1, 2, 3 };
 	int part_node[3] = { 0, 0, 1 };	/* nodes of partitions 0, 1, 2 */
 	int node_part[2] = { 0, 2 };
 	int node_distance[4] = { 10, 20, 20, 10 };
-	struct cpt_table tb = {
+	struct cplan_table tb = {
 		.nr_parts = 3, .nr_cpus = 11, .nr_nodes = 2,
 		.nr_placed_cpus = 6, .nr_placed_cores = 6,
 		.nr_placed_nodes = 2, .warnings = 0,
@@ -90,8 +90,8 @@ static void test_handmade(void **state)
 
 	(void)state;
 	ctx("hand-made table");
-	check_all_sizes(cpt_format_table, "cpt_format_table", &tb, table);
-	check_all_sizes(cpt_format_distance, "cpt_format_distance", &tb, dist);
+	check_all_sizes(cplan_format_table, "cplan_format_table", &tb, table);
+	check_all_sizes(cplan_format_distance, "cplan_format_distance", &tb, dist);
 }
 
 static void test_single(void **state)
@@ -103,7 +103,7 @@ static void test_single(void **state)
 	int part_node[1] = { 0 };
 	int node_part[1] = { 0 };
 	int node_distance[1] = { 10 };
-	struct cpt_table tb = {
+	struct cplan_table tb = {
 		.nr_parts = 1, .nr_cpus = 1, .nr_nodes = 1,
 		.nr_placed_cpus = 1, .nr_placed_cores = 1,
 		.nr_placed_nodes = 1,
@@ -115,55 +115,55 @@ static void test_single(void **state)
 
 	(void)state;
 	ctx("single CPU");
-	check_all_sizes(cpt_format_table, "cpt_format_table", &tb, "0\t: 0\n");
-	check_all_sizes(cpt_format_distance, "cpt_format_distance", &tb,
+	check_all_sizes(cplan_format_table, "cplan_format_table", &tb, "0\t: 0\n");
+	check_all_sizes(cplan_format_distance, "cplan_format_distance", &tb,
 			"0\t: 0:10\n");
 }
 
 /* Planned tables, exact bytes. */
 static void test_planned_small(void **state)
 {
-	struct cpt_topo *t = fx_chain();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_chain();
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("chain npartitions=3");
 	tb = plan_ok(t, 3, NULL);
-	check_all_sizes(cpt_format_table, "cpt_format_table", tb,
+	check_all_sizes(cplan_format_table, "cplan_format_table", tb,
 			"0\t: 0 1 2 3\n1\t: 4 5\n2\t: 6 7\n");
-	check_all_sizes(cpt_format_distance, "cpt_format_distance", tb,
+	check_all_sizes(cplan_format_distance, "cplan_format_distance", tb,
 			"0\t: 0:11 1:30 2:40\n1\t: 0:30 1:10 2:13\n"
 			"2\t: 0:40 1:13 2:10\n");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 
 	/* two-digit partition numbers, the seed */
 	t = fx_xeon8160();
 	ctx("xeon8160 default");
 	tb = plan_ok(t, 0, NULL);
-	check_all_sizes(cpt_format_table, "cpt_format_table", tb,
+	check_all_sizes(cplan_format_table, "cplan_format_table", tb,
 			"0\t: 0 1 24 25\n1\t: 2 3 26 27\n2\t: 4 5 28 29\n"
 			"3\t: 6 7 30 31\n4\t: 8 9 32 33\n5\t: 10 11 34 35\n"
 			"6\t: 12 13 36 37\n7\t: 14 15 38 39\n"
 			"8\t: 16 17 40 41\n9\t: 18 19 42 43\n"
 			"10\t: 20 21 44 45\n11\t: 22 23 46 47\n");
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	/* explicit pattern, unplaced CPUs simply absent */
 	tb = plan_ok(t, 0, "1[47] 0[0,24]");
-	check_all_sizes(cpt_format_table, "cpt_format_table", tb,
+	check_all_sizes(cplan_format_table, "cplan_format_table", tb,
 			"0\t: 0 24\n1\t: 47\n");
-	check_all_sizes(cpt_format_distance, "cpt_format_distance", tb,
+	check_all_sizes(cplan_format_distance, "cplan_format_distance", tb,
 			"0\t: 0:10 1:10\n1\t: 0:10 1:10\n");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* 8192 CPUs, 256 partitions: partition p = CPUs 32p..32p+31 (QEMU
  * numbering, 16 nodes x 256 cores x 2, 16 partitions per node). */
 static void test_huge(void **state)
 {
-	struct cpt_topo *t = fx_huge_qemu();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_huge_qemu();
+	struct cplan_table *tb;
 	char *ref_t, *ref_d, *p;
 	size_t len_t, len_d, sizes[8];
 	int i, j, k;
@@ -204,7 +204,7 @@ static void test_huge(void **state)
 	sizes[6] = len_t + 1;
 	sizes[7] = len_t + 100;
 	for (k = 0; k < 8; k++)
-		check_size(cpt_format_table, "cpt_format_table", tb, ref_t,
+		check_size(cplan_format_table, "cplan_format_table", tb, ref_t,
 			   len_t, sizes[k]);
 	sizes[2] = 65536;
 	sizes[3] = len_d / 2;
@@ -213,12 +213,12 @@ static void test_huge(void **state)
 	sizes[6] = len_d + 1;
 	sizes[7] = len_d + 100;
 	for (k = 0; k < 8; k++)
-		check_size(cpt_format_distance, "cpt_format_distance", tb,
+		check_size(cplan_format_distance, "cplan_format_distance", tb,
 			   ref_d, len_d, sizes[k]);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	free(ref_t);
 	free(ref_d);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 /*
@@ -228,8 +228,8 @@ static void test_huge(void **state)
  */
 static void test_huge_256_parts(void **state)
 {
-	struct cpt_topo *t = fx_huge_intel();
-	struct cpt_table *tb = NULL;
+	struct cplan_topo *t = fx_huge_intel();
+	struct cplan_table *tb = NULL;
 	unsigned long yields;
 	char *ref, *p;
 	size_t len, dlen;
@@ -250,25 +250,25 @@ static void test_huge_256_parts(void **state)
 		p += sprintf(p, "\n");
 	}
 	len = p - ref;
-	assert_int_equal(cpt_plan(t, 256, NULL, &tb, NULL), 0);
-	yields = cpt_yields;
-	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, 0);
-	CHECK(cpt_yields - yields >= 256, "%lu yields for 256 lines",
-	      cpt_yields - yields);
-	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, 100);
-	check_size(cpt_format_table, "cpt_format_table", tb, ref, len, len);
-	check_size(cpt_format_table, "cpt_format_table", tb, ref, len,
+	assert_int_equal(cplan_make(t, 256, NULL, &tb, NULL), 0);
+	yields = cplan_yields;
+	check_size(cplan_format_table, "cplan_format_table", tb, ref, len, 0);
+	CHECK(cplan_yields - yields >= 256, "%lu yields for 256 lines",
+	      cplan_yields - yields);
+	check_size(cplan_format_table, "cplan_format_table", tb, ref, len, 100);
+	check_size(cplan_format_table, "cplan_format_table", tb, ref, len, len);
+	check_size(cplan_format_table, "cplan_format_table", tb, ref, len,
 		   len + 1);
 	/* 256 lines of 256 "b:d" entries: the largest distance text. */
-	yields = cpt_yields;
-	dlen = cpt_format_distance(tb, NULL, 0);
-	CHECK(cpt_yields - yields >= 256, "%lu yields for 256 lines",
-	      cpt_yields - yields);
+	yields = cplan_yields;
+	dlen = cplan_format_distance(tb, NULL, 0);
+	CHECK(cplan_yields - yields >= 256, "%lu yields for 256 lines",
+	      cplan_yields - yields);
 	CHECK(dlen > 400000 && dlen < 600000, "distance text of %zu bytes",
 	      dlen);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	free(ref);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 int main(void)

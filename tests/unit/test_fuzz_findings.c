@@ -3,7 +3,7 @@
  * Regression tests for what tests/fuzz/fuzz_plan.c found: each is the
  * smallest input, translated by hand into a topology, a pattern and CPU
  * hotplug events, with the behaviour the contract asks for (include/cpt.h,
- * cpt_of_cpu(); include/cpt_core.h, cpt_table_update(); doc/planner.md).
+ * cpt_of_cpu(); cpt/core/cplan.h, cplan_table_update(); doc/planner.md).
  * The fuzz check id (S1...) and the saved input are named in each test.
  *
  * All of them are fixed in the core; a test that meets the wrong answer
@@ -19,7 +19,7 @@
 
 /*
  * Allocation failures.  This file defines calloc(), which the core's
- * cpt_calloc() calls: the executable's definition comes before the one of
+ * cplan_calloc() calls: the executable's definition comes before the one of
  * libc and the sanitizer's (weak) interceptor, so it sees every calloc()
  * of the process.  It allocates with malloc() (still ASan's), zeroes with a
  * memset the compiler cannot fold back into calloc(), and fails the
@@ -64,9 +64,9 @@ static bool fail_disarm(void)
 }
 
 /* A topology of @nr_cpus CPUs on @nr_nodes online nodes, all offline. */
-static struct cpt_topo *topo_new(int nr_cpus, int nr_nodes)
+static struct cplan_topo *topo_new(int nr_cpus, int nr_nodes)
 {
-	struct cpt_topo *t = cpt_topo_alloc(nr_cpus, nr_nodes);
+	struct cplan_topo *t = cplan_topo_alloc(nr_cpus, nr_nodes);
 	int n;
 
 	assert_non_null(t);
@@ -75,57 +75,57 @@ static struct cpt_topo *topo_new(int nr_cpus, int nr_nodes)
 	return t;
 }
 
-static void cpu_set(struct cpt_topo *t, int cpu, bool online, int node,
+static void cpu_set(struct cplan_topo *t, int cpu, bool online, int node,
 		    int core)
 {
 	t->cpu[cpu].online = online;
 	t->cpu[cpu].node = node;
 	t->cpu[cpu].core = core;
 	t->cpu[cpu].package = node;
-	t->cpu[cpu].llc = CPT_NONE;
+	t->cpu[cpu].llc = CPLAN_NONE;
 }
 
 /* Free @tb and @t and fail, naming the finding that came back. */
-static void known(struct cpt_table *tb, struct cpt_topo *t, const char *what)
+static void known(struct cplan_table *tb, struct cplan_topo *t, const char *what)
 {
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 	fail_msg("FUZZ FINDING REGRESSED (fuzz %s)", what);
 }
 
-/* cpt_table_update() that must succeed; frees @old, returns the new table
+/* cplan_table_update() that must succeed; frees @old, returns the new table
  * after checking that no member moved and no barred CPU came in. */
-static struct cpt_table *update_ok(struct cpt_table *old,
-				   const struct cpt_topo *t)
+static struct cplan_table *update_ok(struct cplan_table *old,
+				   const struct cplan_topo *t)
 {
-	struct cpt_table *nt = NULL;
-	struct cpt_err err;
+	struct cplan_table *nt = NULL;
+	struct cplan_err err;
 	int rc, cpu;
 
 	memset(&err, 0, sizeof(err));
-	rc = cpt_table_update(old, t, &nt, &err);
-	CHECK(rc == 0, "cpt_table_update() = %d (%s)", rc, err.msg);
-	CHECK(nt != NULL, "cpt_table_update() returned 0 but no table");
+	rc = cplan_table_update(old, t, &nt, &err);
+	CHECK(rc == 0, "cplan_table_update() = %d (%s)", rc, err.msg);
+	CHECK(nt != NULL, "cplan_table_update() returned 0 but no table");
 	CHECK(nt->nr_parts == old->nr_parts, "%d partitions, was %d",
 	      nt->nr_parts, old->nr_parts);
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		if (old->cpu_part[cpu] != CPT_NONE)
+		if (old->cpu_part[cpu] != CPLAN_NONE)
 			CHECK(nt->cpu_part[cpu] == old->cpu_part[cpu],
 			      "CPU %d moved from %d to %d", cpu,
 			      old->cpu_part[cpu], nt->cpu_part[cpu]);
 		if (old->cpu_barred[cpu])
 			CHECK(nt->cpu_barred[cpu] &&
-			      nt->cpu_part[cpu] == CPT_NONE,
+			      nt->cpu_part[cpu] == CPLAN_NONE,
 			      "barred CPU %d came in", cpu);
 	}
-	cpt_table_free(old);
+	cplan_table_free(old);
 	return nt;
 }
 
 /*
  * Fuzz check S1: a CPU that comes online with an online sibling in a
  * partition joins that partition, even when another sibling with a lower
- * id is excluded by X[...].  sibling_partition() in core_update.c stops at
+ * id is excluded by X[...].  sibling_partition() in core/update.c stops at
  * the first online sibling in id order and returns JOIN_BARRED for a
  * barred one, so the newcomer is barred although it is not excluded and
  * its core serves partition 0.
@@ -137,8 +137,8 @@ static struct cpt_table *update_ok(struct cpt_table *old,
  */
 static void test_s1_sibling_of_excluded_joins_member_sibling(void **state)
 {
-	struct cpt_topo *t = topo_new(3, 1);
-	struct cpt_table *tb;
+	struct cplan_topo *t = topo_new(3, 1);
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("S1: SMT3 core, X[0], CPU 2 comes online");
@@ -153,15 +153,15 @@ static void test_s1_sibling_of_excluded_joins_member_sibling(void **state)
 
 	t->cpu[2].online = true;
 	tb = update_ok(tb, t);
-	if (tb->cpu_part[2] == CPT_NONE && tb->cpu_barred[2])
+	if (tb->cpu_part[2] == CPLAN_NONE && tb->cpu_barred[2])
 		known(tb, t, "S1: CPU 2 barred because its sibling 0 is excluded, although its sibling 1 is in partition 0");
 	CHECK(tb->cpu_part[2] == 0,
 	      "CPU 2 (sibling of member 1) in partition %d, barred %d; expected partition 0",
 	      tb->cpu_part[2], tb->cpu_barred[2]);
-	CHECK(tb->cpu_part[0] == CPT_NONE && tb->cpu_barred[0],
+	CHECK(tb->cpu_part[0] == CPLAN_NONE && tb->cpu_barred[0],
 	      "excluded CPU 0 in partition %d", tb->cpu_part[0]);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -169,7 +169,7 @@ static void test_s1_sibling_of_excluded_joins_member_sibling(void **state)
  * exactly the X[...] ones, also after hotplug ("CPUs excluded by
  * cpu_pattern never do" get a partition; every other one does).  Same
  * cause as S1: a sibling of an excluded CPU is barred when it comes
- * online, while cpt_plan() with that CPU online places it.
+ * online, while cplan_make() with that CPU online places it.
  *
  * Smallest input: one node, core 0 = CPUs 0 and 1, core 1 = CPU 2; CPU 1
  * offline; "X[0]": partition 0 = { 2 }.  CPU 1 comes online: it is not
@@ -178,8 +178,8 @@ static void test_s1_sibling_of_excluded_joins_member_sibling(void **state)
  */
 static void test_s2_sibling_of_excluded_is_not_excluded(void **state)
 {
-	struct cpt_topo *t = topo_new(3, 1);
-	struct cpt_table *tb, *fresh;
+	struct cplan_topo *t = topo_new(3, 1);
+	struct cplan_table *tb, *fresh;
 
 	(void)state;
 	ctx("S2: X[0], its only sibling 1 comes online");
@@ -193,16 +193,16 @@ static void test_s2_sibling_of_excluded_is_not_excluded(void **state)
 	/* what planning from scratch does with CPU 1 online */
 	fresh = plan_ok(t, 0, "X[0]");
 	assert_parts(fresh, "0\t: 1 2\n");
-	cpt_table_free(fresh);
+	cplan_table_free(fresh);
 
 	tb = update_ok(tb, t);
-	if (tb->cpu_part[1] == CPT_NONE && tb->cpu_barred[1])
+	if (tb->cpu_part[1] == CPLAN_NONE && tb->cpu_barred[1])
 		known(tb, t, "S2: CPU 1 barred because its sibling 0 is excluded by X[0]");
 	CHECK(tb->cpu_part[1] == 0 && !tb->cpu_barred[1],
 	      "CPU 1 (not excluded) in partition %d, barred %d; expected partition 0",
 	      tb->cpu_part[1], tb->cpu_barred[1]);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -211,7 +211,7 @@ static void test_s2_sibling_of_excluded_is_not_excluded(void **state)
  * was planned (barred by plan_barred()) or came online later.  Today an
  * offline CPU is not barred (plan_barred() bars offline CPUs only for
  * explicit CPU lists), and when it comes online on an unlisted node
- * cpt_table_update() finds no partition on its node and puts it in the
+ * cplan_table_update() finds no partition on its node and puts it in the
  * nearest node's partition.
  *
  * Smallest input: node 0 = CPU 0, node 1 = CPU 1 (online) and CPU 2
@@ -222,8 +222,8 @@ static void test_s2_sibling_of_excluded_is_not_excluded(void **state)
  */
 static void test_s4_unlisted_node_stays_out(void **state)
 {
-	struct cpt_topo *t = topo_new(3, 2);
-	struct cpt_table *tb;
+	struct cplan_topo *t = topo_new(3, 2);
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("S4: N 0[0], CPU 2 of node 1 comes online");
@@ -238,12 +238,12 @@ static void test_s4_unlisted_node_stays_out(void **state)
 	tb = update_ok(tb, t);
 	if (tb->cpu_part[2] == 0 && !tb->cpu_barred[2])
 		known(tb, t, "S4: CPU 2 of node 1, which N 0[0] does not list, joined partition 0");
-	CHECK(tb->cpu_part[2] == CPT_NONE,
+	CHECK(tb->cpu_part[2] == CPLAN_NONE,
 	      "CPU 2 of unlisted node 1 joined partition %d (node 0 only)",
 	      tb->cpu_part[2]);
 	CHECK(!part_has_node(tb, 0, 1), "partition 0 now holds node 1");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -263,8 +263,8 @@ static void test_s4_unlisted_node_stays_out(void **state)
  */
 static void test_s5_newcomer_joins_own_node(void **state)
 {
-	struct cpt_topo *t = topo_new(5, 2);
-	struct cpt_table *tb;
+	struct cplan_topo *t = topo_new(5, 2);
+	struct cplan_table *tb;
 	int cpu;
 
 	(void)state;
@@ -286,43 +286,43 @@ static void test_s5_newcomer_joins_own_node(void **state)
 	      "CPU 4 of node 1 joined partition %d; expected 1 (node 1)",
 	      tb->cpu_part[4]);
 	CHECK(!part_has_node(tb, 0, 1), "partition 0 now spans nodes 0 and 1");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
- * Fuzz check S7: cpt_plan() "fills @err" on every failure, -ENOMEM too.
+ * Fuzz check S7: cplan_make() "fills @err" on every failure, -ENOMEM too.
  * When the allocation in group_nodes() fails (fewer partitions than
  * CPU-bearing nodes), place_default() and place() pass -ENOMEM up and
- * cpt_plan() returns it with err.msg left empty: the module would log an
+ * cplan_make() returns it with err.msg left empty: the module would log an
  * empty reason.  The other -ENOMEM paths say "out of memory".
  *
  * Smallest input: 4 CPUs on 3 nodes (one partition: at most 4 CPUs), every
- * allocation of cpt_plan() failed in turn.  Each must give -ENOMEM, no
+ * allocation of cplan_make() failed in turn.  Each must give -ENOMEM, no
  * table, a message, and leak nothing (LeakSanitizer at exit).  (Found as
  * tests/fuzz/findings/S7-nomem-empty-message: 8 CPUs, 4 online on nodes
  * 0, 1 and 6.)
  */
-static int plan_every_failure(const struct cpt_topo *t, int np,
+static int plan_every_failure(const struct cplan_topo *t, int np,
 			      const char *pattern)
 {
 	int empty = 0;
 	long k;
 
 	for (k = 0; k < 1000; k++) {
-		struct cpt_table *tb = NULL;
-		struct cpt_err err;
+		struct cplan_table *tb = NULL;
+		struct cplan_err err;
 		bool hit;
 		int rc;
 
 		memset(&err, 0, sizeof(err));
 		fail_arm(k);
-		rc = cpt_plan(t, np, pattern, &tb, &err);
+		rc = cplan_make(t, np, pattern, &tb, &err);
 		hit = fail_disarm();
 		if (!hit) {
 			/* past the last allocation: the plan must work */
 			CHECK(rc == 0 && tb, "allocation %ld: rc %d", k, rc);
-			cpt_table_free(tb);
+			cplan_table_free(tb);
 			return empty;
 		}
 		CHECK(rc == -ENOMEM, "allocation %ld failed: rc %d", k, rc);
@@ -339,7 +339,7 @@ static int plan_every_failure(const struct cpt_topo *t, int np,
 
 static void test_s7_nomem_has_a_message(void **state)
 {
-	struct cpt_topo *t = topo_new(4, 3);
+	struct cplan_topo *t = topo_new(4, 3);
 	int empty;
 
 	(void)state;
@@ -355,23 +355,23 @@ static void test_s7_nomem_has_a_message(void **state)
 	empty += plan_every_failure(t, 0, "N 0[0,1] 1[2] X[2] C[0]");
 	if (empty)
 		known(NULL, t, "S7: -ENOMEM from group_nodes() leaves err.msg empty");
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 /*
- * The same for cpt_table_update(): -ENOMEM, no table, a message, nothing
+ * The same for cplan_table_update(): -ENOMEM, no table, a message, nothing
  * leaked, and the old table untouched (the caller keeps it in force).
  */
 static void test_s7_update_nomem(void **state)
 {
-	struct cpt_topo *t = topo_new(6, 2);
-	struct cpt_table *tb;
+	struct cplan_topo *t = topo_new(6, 2);
+	struct cplan_table *tb;
 	char *before, *after;
 	long k;
 	int cpu;
 
 	(void)state;
-	ctx("S7: cpt_table_update() with each allocation failing");
+	ctx("S7: cplan_table_update() with each allocation failing");
 	for (cpu = 0; cpu < 6; cpu++)
 		cpu_set(t, cpu, cpu != 5, cpu / 3, cpu);
 	tb = plan_ok(t, 2, NULL);
@@ -379,19 +379,19 @@ static void test_s7_update_nomem(void **state)
 	t->cpu[5].online = true;
 	t->cpu[1].online = false;
 	for (k = 0; k < 1000; k++) {
-		struct cpt_table *nt = NULL;
-		struct cpt_err err;
+		struct cplan_table *nt = NULL;
+		struct cplan_err err;
 		bool hit;
 		int rc;
 
 		memset(&err, 0, sizeof(err));
 		fail_arm(k);
-		rc = cpt_table_update(tb, t, &nt, &err);
+		rc = cplan_table_update(tb, t, &nt, &err);
 		hit = fail_disarm();
 		if (!hit) {
 			CHECK(rc == 0 && nt, "allocation %ld: rc %d", k, rc);
 			CHECK(nt->cpu_part[5] == 1, "CPU 5 in %d", nt->cpu_part[5]);
-			cpt_table_free(nt);
+			cplan_table_free(nt);
 			break;
 		}
 		CHECK(rc == -ENOMEM && nt == NULL,
@@ -404,8 +404,8 @@ static void test_s7_update_nomem(void **state)
 	CHECK(!strcmp(before, after), "old table changed");
 	free(before);
 	free(after);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 int main(void)

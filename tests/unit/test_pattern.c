@@ -12,12 +12,12 @@
 #include "topo_fixtures.h"
 
 /* Plan @pattern on a fresh @build() and compare the partitions. */
-static void pat_is(struct cpt_topo *(*build)(void), int np,
+static void pat_is(struct cplan_topo *(*build)(void), int np,
 		   const char *pattern, const char *expected,
 		   unsigned int warnings)
 {
-	struct cpt_topo *t = build();
-	struct cpt_table *tb;
+	struct cplan_topo *t = build();
+	struct cplan_table *tb;
 
 	assert_non_null(t);
 	ctx("pattern \"%s\" npartitions=%d", pattern, np);
@@ -25,16 +25,16 @@ static void pat_is(struct cpt_topo *(*build)(void), int np,
 	assert_parts(tb, expected);
 	CHECK(tb->warnings == warnings, "warnings %#x, expected %#x",
 	      tb->warnings, warnings);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* ---- explicit lists ------------------------------------------------------- */
 
 static void test_explicit(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_table *tb;
 	int c;
 
 	(void)state;
@@ -46,14 +46,14 @@ static void test_explicit(void **state)
 	assert_int_equal(tb->nr_placed_cores, 8);
 	assert_int_equal(tb->nr_placed_nodes, 1);
 	for (c = 8; c < 48; c++)
-		CHECK(tb->cpu_part[c] == CPT_NONE, "unlisted CPU %d in %d", c,
+		CHECK(tb->cpu_part[c] == CPLAN_NONE, "unlisted CPU %d in %d", c,
 		      tb->cpu_part[c]);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 
 	/* npartitions is ignored, with a warning */
 	pat_is(fx_xeon8160, 5, "0[0-3] 1[4-7]", "0\t: 0 1 2 3\n1\t: 4 5 6 7\n",
-	       CPT_WARN_NPART_IGNORED);
+	       CPLAN_WARN_NPART_IGNORED);
 	/* strides */
 	pat_is(fx_xeon8160, 0, "0[0-10/2] 1[1-13/4]",
 	       "0\t: 0 2 4 6 8 10\n1\t: 1 5 9 13\n", 0);
@@ -102,13 +102,13 @@ static void test_explicit(void **state)
 	CHECK(part_has_node(tb, 1, 0) && !part_has_node(tb, 1, 1),
 	      "part_node of 1");
 	assert_int_equal(tb->nr_placed_nodes, 2);
-	assert_int_equal(cpt_table_distance(tb, 0, 0), 21); /* nodes 0, 1 */
-	assert_int_equal(cpt_table_distance(tb, 0, 1), 21);
-	assert_int_equal(cpt_table_distance(tb, 1, 1), 10);
+	assert_int_equal(cplan_table_distance(tb, 0, 0), 21); /* nodes 0, 1 */
+	assert_int_equal(cplan_table_distance(tb, 0, 1), 21);
+	assert_int_equal(cplan_table_distance(tb, 1, 1), 10);
 	assert_int_equal(tb->node_part[0], 0);
 	assert_int_equal(tb->node_part[1], 0);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* ---- N ------------------------------------------------------------------- */
@@ -132,7 +132,7 @@ static void test_N(void **state)
 	sb_printf(&sb, "0\t:%s\n1\t:%s\n", n0.s, n1.s);
 	pat_is(fx_dual20, 0, "N", sb.s, 0);
 	pat_is(fx_dual20, 0, " N \n", sb.s, 0);
-	pat_is(fx_dual20, 4, "N", sb.s, CPT_WARN_NPART_IGNORED);
+	pat_is(fx_dual20, 4, "N", sb.s, CPLAN_WARN_NPART_IGNORED);
 	pat_is(fx_dual20, 0, "N 0[0] 1[1]", sb.s, 0);
 	pat_is(fx_dual20, 0, "N 1[1] 0[0]", sb.s, 0);
 	pat_is(fx_dual20, 0, "N\t0 [ 0 ]\n1[ 1 ]", sb.s, 0);
@@ -146,7 +146,7 @@ static void test_N(void **state)
 	pat_is(fx_dual20, 0, "N 0[0,1]", sb.s, 0);
 	pat_is(fx_dual20, 0, "N 0[0-1]", sb.s, 0);
 	pat_is(fx_dual20, 0, "N 0[*]", sb.s, 0);
-	pat_is(fx_dual20, 3, "N 0[*]", sb.s, CPT_WARN_NPART_IGNORED);
+	pat_is(fx_dual20, 3, "N 0[*]", sb.s, CPLAN_WARN_NPART_IGNORED);
 	sb_free(&sb);
 	/* N with X: CPUs 0-9 excluded */
 	sb_printf(&sb, "0\t:");
@@ -219,8 +219,8 @@ static void test_N(void **state)
 static void test_X(void **state)
 {
 	struct sbuf sb = { 0 };
-	struct cpt_topo *t;
-	struct cpt_table *tb;
+	struct cplan_topo *t;
+	struct cplan_table *tb;
 	int i;
 
 	(void)state;
@@ -253,7 +253,7 @@ static void test_X(void **state)
 		t = fx_xeon8160();
 		ctx("X[0-43] npartitions=5");
 		expect_error(t, &e);
-		cpt_topo_free(t);
+		cplan_topo_free(t);
 	}
 
 	/* offline CPUs may be excluded */
@@ -289,11 +289,11 @@ static void test_X(void **state)
 	assert_int_equal(tb->nr_placed_cpus, 40);
 	assert_int_equal(tb->nr_placed_cores, 20);
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(tb->cpu_part[i], CPT_NONE);
-		assert_int_equal(tb->cpu_part[24 + i], CPT_NONE);
+		assert_int_equal(tb->cpu_part[i], CPLAN_NONE);
+		assert_int_equal(tb->cpu_part[24 + i], CPLAN_NONE);
 	}
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* ---- C[...] --------------------------------------------------------------- */
@@ -301,8 +301,8 @@ static void test_X(void **state)
 static void test_C(void **state)
 {
 	struct sbuf sb = { 0 };
-	struct cpt_topo *t;
-	struct cpt_table *tb;
+	struct cplan_topo *t;
+	struct cplan_table *tb;
 	int i;
 
 	(void)state;
@@ -353,14 +353,14 @@ static void test_C(void **state)
 	ctx("epyc C[0]");
 	tb = plan_ok(t, 0, "C[0]");
 	assert_int_equal(tb->nr_parts, 64);
-	assert_int_equal(tb->cpu_part[0], CPT_NONE);
-	assert_int_equal(tb->cpu_part[128], CPT_NONE);
+	assert_int_equal(tb->cpu_part[0], CPLAN_NONE);
+	assert_int_equal(tb->cpu_part[128], CPLAN_NONE);
 	assert_int_equal(tb->cpu_part[1], 0);
 	assert_int_equal(tb->cpu_part[129], 0);
 	assert_int_equal(tb->nr_placed_cpus, 254);
 	assert_int_equal(tb->nr_placed_cores, 127);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* ---- errors --------------------------------------------------------------- */
@@ -488,10 +488,10 @@ static const struct perr space_errors[] = {
 	{ "0[\r0]", 0, -EINVAL, 2, 2, NULL, NULL },
 };
 
-static void run_errors(struct cpt_topo *(*build)(void), const char *name,
+static void run_errors(struct cplan_topo *(*build)(void), const char *name,
 		       const struct perr *e, int n)
 {
-	struct cpt_topo *t = build();
+	struct cplan_topo *t = build();
 	int i;
 
 	assert_non_null(t);
@@ -502,7 +502,7 @@ static void run_errors(struct cpt_topo *(*build)(void), const char *name,
 		    esc(e[i].pattern, shown, sizeof(shown)));
 		expect_error(t, &e[i]);
 	}
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 #define RUN_ERRORS(build, arr) run_errors(build, #build, arr, \
@@ -531,12 +531,12 @@ static void test_errors_whitespace(void **state)
  * The message names the offending token itself, whole (doc/planner.md:
  * "the offending token"), and the problem: an offline node is offline.
  */
-static void expect_token(struct cpt_topo *(*build)(void), const char *pattern,
+static void expect_token(struct cplan_topo *(*build)(void), const char *pattern,
 			 const char *token, const char *problem)
 {
-	struct cpt_topo *t = build();
-	struct cpt_table *tb = NULL;
-	struct cpt_err err;
+	struct cplan_topo *t = build();
+	struct cplan_table *tb = NULL;
+	struct cplan_err err;
 	const char *q;
 	size_t len;
 	int rc;
@@ -544,7 +544,7 @@ static void expect_token(struct cpt_topo *(*build)(void), const char *pattern,
 	assert_non_null(t);
 	ctx("message of \"%s\"", pattern);
 	memset(&err, 0, sizeof(err));
-	rc = cpt_plan(t, 0, pattern, &tb, &err);
+	rc = cplan_make(t, 0, pattern, &tb, &err);
 	CHECK(rc < 0 && !tb, "\"%s\" returned %d", pattern, rc);
 	q = err_token(&err, &len);
 	CHECK(q != NULL, "no quoted token in \"%s\"", err.msg);
@@ -554,7 +554,7 @@ static void expect_token(struct cpt_topo *(*build)(void), const char *pattern,
 	if (problem)
 		CHECK(strstr(err.msg, problem) != NULL,
 		      "\"%s\" does not say \"%s\"", err.msg, problem);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static void test_error_messages(void **state)
@@ -583,48 +583,48 @@ static void test_errors_offline(void **state)
 
 static void test_length(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_topo *h = fx_huge_qemu();
-	struct cpt_table *tb;
-	char *pat = malloc(CPT_PATTERN_MAX + 2);
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_topo *h = fx_huge_qemu();
+	struct cplan_table *tb;
+	char *pat = malloc(CPLAN_PATTERN_MAX + 2);
 	struct perr e = { NULL, 0, -E2BIG, ANY, NULL, NULL };
 	int len, k, i;
 
 	(void)state;
 	assert_non_null(pat);
 	/* "0[0-3]" padded with spaces to exactly 4096 bytes: valid */
-	memset(pat, ' ', CPT_PATTERN_MAX + 1);
+	memset(pat, ' ', CPLAN_PATTERN_MAX + 1);
 	memcpy(pat, "0[0-3]", 6);
-	pat[CPT_PATTERN_MAX] = '\0';
+	pat[CPLAN_PATTERN_MAX] = '\0';
 	ctx("4096-byte pattern");
 	tb = plan_ok(t, 0, pat);
 	assert_parts(tb, "0\t: 0 1 2 3\n");
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	/* padded in front */
-	memset(pat, ' ', CPT_PATTERN_MAX);
-	memcpy(pat + CPT_PATTERN_MAX - 6, "0[0-3]", 6);
+	memset(pat, ' ', CPLAN_PATTERN_MAX);
+	memcpy(pat + CPLAN_PATTERN_MAX - 6, "0[0-3]", 6);
 	tb = plan_ok(t, 0, pat);
 	assert_parts(tb, "0\t: 0 1 2 3\n");
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* 4097 bytes: -E2BIG */
-	memset(pat, ' ', CPT_PATTERN_MAX + 1);
+	memset(pat, ' ', CPLAN_PATTERN_MAX + 1);
 	memcpy(pat, "0[0-3]", 6);
-	pat[CPT_PATTERN_MAX + 1] = '\0';
+	pat[CPLAN_PATTERN_MAX + 1] = '\0';
 	e.pattern = pat;
 	ctx("4097-byte pattern");
 	expect_error(t, &e);
 	/* 4097 blanks are too long as well */
-	memset(pat, ' ', CPT_PATTERN_MAX + 1);
+	memset(pat, ' ', CPLAN_PATTERN_MAX + 1);
 	expect_error(t, &e);
 
 	/* 256 one-CPU partitions, the most, padded to 4096 bytes */
 	len = 0;
-	for (k = 0; k < CPT_PARTS_MAX; k++)
+	for (k = 0; k < CPLAN_PARTS_MAX; k++)
 		len += sprintf(pat + len, "%d[%d]\n", k, k);
 	/* 10 * 5 + 90 * 7 + 156 * 9 = 2084 bytes */
 	assert_int_equal(len, 2084);
-	while (len < CPT_PATTERN_MAX)
+	while (len < CPLAN_PATTERN_MAX)
 		pat[len++] = '\t';
 	pat[len] = '\0';
 	ctx("256 partitions in 4096 bytes");
@@ -634,16 +634,16 @@ static void test_length(void **state)
 		assert_int_equal(tb->part_first[i], i);
 		assert_int_equal(tb->part_cpu[i], i);
 	}
-	assert_int_equal(tb->cpu_part[k], CPT_NONE);
-	cpt_table_free(tb);
+	assert_int_equal(tb->cpu_part[k], CPLAN_NONE);
+	cplan_table_free(tb);
 	/* a 257th: -ERANGE at its id */
 	sprintf(pat + 2084, "256[256]");
 	ctx("257 partitions");
 	e = (struct perr){ pat, 0, -ERANGE, 2084, 2084, "256", "supports 256" };
 	expect_error(h, &e);
 	free(pat);
-	cpt_topo_free(t);
-	cpt_topo_free(h);
+	cplan_topo_free(t);
+	cplan_topo_free(h);
 }
 
 int main(void)

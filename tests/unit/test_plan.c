@@ -15,10 +15,10 @@
 
 /* Plan @np on @t, check the default-layout invariants with @P partitions and
  * the exact partitions @expected (NULL: skip); returns the table. */
-static struct cpt_table *layout(const struct cpt_topo *t, int np, int P,
+static struct cplan_table *layout(const struct cplan_topo *t, int np, int P,
 				const char *expected)
 {
-	struct cpt_table *tb = plan_ok(t, np, NULL);
+	struct cplan_table *tb = plan_ok(t, np, NULL);
 
 	check_default_layout(t, tb, P);
 	if (expected)
@@ -26,14 +26,14 @@ static struct cpt_table *layout(const struct cpt_topo *t, int np, int P,
 	return tb;
 }
 
-static void layout_free(struct cpt_topo *(*build)(void), int np, int P,
+static void layout_free(struct cplan_topo *(*build)(void), int np, int P,
 			const char *expected)
 {
-	struct cpt_topo *t = build();
+	struct cplan_topo *t = build();
 
 	assert_non_null(t);
-	cpt_table_free(layout(t, np, P, expected));
-	cpt_topo_free(t);
+	cplan_table_free(layout(t, np, P, expected));
+	cplan_topo_free(t);
 }
 
 static void sb_range(struct sbuf *sb, int a, int b)
@@ -43,9 +43,9 @@ static void sb_range(struct sbuf *sb, int a, int b)
 
 /* ---- the default count --------------------------------------------------- */
 
-static void count_is(struct cpt_topo *t, int expected, const char *what)
+static void count_is(struct cplan_topo *t, int expected, const char *what)
 {
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	assert_non_null(t);
 	ctx("count rule: %s", what);
@@ -56,8 +56,8 @@ static void count_is(struct cpt_topo *t, int expected, const char *what)
 	CHECK(tb->nr_parts == expected, "%s: %d partitions, expected %d",
 	      what, tb->nr_parts, expected);
 	check_default_layout(t, tb, expected);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 static void test_count_rule(void **state)
@@ -130,23 +130,23 @@ static const char xeon_np6[] =
 	"4\t: 16 17 18 19 40 41 42 43\n"
 	"5\t: 20 21 22 23 44 45 46 47\n";
 
-static void expect_format(const struct cpt_table *tb, const char *expected)
+static void expect_format(const struct cplan_table *tb, const char *expected)
 {
 	size_t n = strlen(expected), got;
 	char *buf = malloc(n + 64);
 
 	assert_non_null(buf);
-	got = cpt_format_table(tb, buf, n + 64);
-	CHECK(got == n, "cpt_format_table returned %zu, expected %zu", got, n);
-	CHECK(!strcmp(buf, expected), "cpt_format_table wrote \"%.300s\"",
+	got = cplan_format_table(tb, buf, n + 64);
+	CHECK(got == n, "cplan_format_table returned %zu, expected %zu", got, n);
+	CHECK(!strcmp(buf, expected), "cplan_format_table wrote \"%.300s\"",
 	      buf);
 	free(buf);
 }
 
 static void test_xeon8160_default(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_table *tb;
 	struct sbuf d = { 0 };
 	char *dist;
 	int p, q;
@@ -171,37 +171,37 @@ static void test_xeon8160_default(void **state)
 	assert_string_equal(dist, d.s);
 	free(dist);
 	sb_free(&d);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* a NULL err pointer is fine on success too */
 	tb = NULL;
-	assert_int_equal(cpt_plan(t, 0, NULL, &tb, NULL), 0);
+	assert_int_equal(cplan_make(t, 0, NULL, &tb, NULL), 0);
 	assert_non_null(tb);
 	assert_parts(tb, xeon_default);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* NULL, empty and blank patterns are the default layout */
 	tb = plan_ok(t, 0, "");
 	assert_parts(tb, xeon_default);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	tb = plan_ok(t, 0, " \t\n ");
 	assert_parts(tb, xeon_default);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 static void test_xeon8160_np6(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("xeon8160 npartitions=6");
 	tb = layout(t, 6, 6, xeon_np6);
 	expect_format(tb, xeon_np6);
 	assert_int_equal(tb->warnings, 0);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 static void test_xeon8160_qemu(void **state)
@@ -241,8 +241,8 @@ static void test_xeon8160_np1_np24(void **state)
 
 static void test_xeon8160_split(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_table *tb;
 	struct sbuf sb = { 0 };
 	int i;
 
@@ -257,12 +257,12 @@ static void test_xeon8160_split(void **state)
 		sb_printf(&sb, "%d\t: %d\n", 2 * i + 1, i + 24);
 	}
 	tb = layout(t, 48, 48, sb.s);
-	CHECK(tb->warnings & CPT_WARN_SPLIT_CORES, "warnings %#x",
+	CHECK(tb->warnings & CPLAN_WARN_SPLIT_CORES, "warnings %#x",
 	      tb->warnings);
 	assert_int_equal(tb->cpu_part[0], 0);
 	assert_int_equal(tb->cpu_part[24], 1);
 	assert_int_equal(tb->cpu_part[47], 47);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
 
 	/*
@@ -277,18 +277,18 @@ static void test_xeon8160_split(void **state)
 	for (i = 6; i < 24; i++)
 		sb_printf(&sb, "%d\t: %d %d\n", i + 6, i, i + 24);
 	tb = layout(t, 30, 30, sb.s);
-	CHECK(tb->warnings & CPT_WARN_SPLIT_CORES, "warnings %#x",
+	CHECK(tb->warnings & CPLAN_WARN_SPLIT_CORES, "warnings %#x",
 	      tb->warnings);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static void test_npartitions_errors(void **state)
 {
 	static const int bad[] = { -1, -1000, INT_MIN, 49, 50, 1000, INT_MAX };
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_topo *h = fx_holes();
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_topo *h = fx_holes();
 	unsigned int i;
 
 	(void)state;
@@ -309,16 +309,16 @@ static void test_npartitions_errors(void **state)
 		e.np = 20;
 		expect_error(h, &e);
 	}
-	cpt_topo_free(t);
-	cpt_topo_free(h);
+	cplan_topo_free(t);
+	cplan_topo_free(h);
 }
 
 /* ---- multi-node machines ------------------------------------------------- */
 
 static void test_dual20(void **state)
 {
-	struct cpt_topo *t = fx_dual20();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_dual20();
+	struct cplan_table *tb;
 	struct sbuf sb = { 0 }, d = { 0 };
 	char *dist;
 	int p, q, j;
@@ -350,7 +350,7 @@ static void test_dual20(void **state)
 	dist = render_distance(tb);
 	assert_string_equal(dist, d.s);
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
 	sb_free(&d);
 
@@ -366,7 +366,7 @@ static void test_dual20(void **state)
 	sb_printf(&sb, "\n2\t:");
 	sb_cores(&sb, 20, 39, 40);
 	sb_printf(&sb, "\n");
-	cpt_table_free(layout(t, 3, 3, sb.s));
+	cplan_table_free(layout(t, 3, 3, sb.s));
 	sb_free(&sb);
 
 	/* 1 < 2 nodes: one group of both nodes */
@@ -375,11 +375,11 @@ static void test_dual20(void **state)
 	sb_range(&sb, 0, 79);
 	sb_printf(&sb, "\n");
 	tb = layout(t, 1, 1, sb.s);
-	assert_int_equal(cpt_table_distance(tb, 0, 0), 21);
+	assert_int_equal(cplan_table_distance(tb, 0, 0), 21);
 	assert_int_equal(tb->node_part[1], 0);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 /* EPYC: core c = CPUs c, c+128; node = c/16; CCX = c/4. */
@@ -388,8 +388,8 @@ static void test_epyc(void **state)
 	static const int np40[5][2] = {
 		{ 0, 1 }, { 2, 3 }, { 4, 7 }, { 8, 11 }, { 12, 15 }
 	};
-	struct cpt_topo *t = fx_epyc_nps4();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_epyc_nps4();
+	struct cplan_table *tb;
 	struct sbuf sb = { 0 };
 	char *dist;
 	int p, n, j;
@@ -402,7 +402,7 @@ static void test_epyc(void **state)
 		sb_cores(&sb, 2 * p, 2 * p + 1, 128);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 0, 64, sb.s));
+	cplan_table_free(layout(t, 0, 64, sb.s));
 	sb_free(&sb);
 
 	/*
@@ -419,7 +419,7 @@ static void test_epyc(void **state)
 		sb_cores(&sb, 16 * n + 12, 16 * n + 15, 128);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 24, 24, sb.s));
+	cplan_table_free(layout(t, 24, 24, sb.s));
 	sb_free(&sb);
 
 	/*
@@ -434,7 +434,7 @@ static void test_epyc(void **state)
 				 128);
 			sb_printf(&sb, "\n");
 		}
-	cpt_table_free(layout(t, 40, 40, sb.s));
+	cplan_table_free(layout(t, 40, 40, sb.s));
 	sb_free(&sb);
 
 	/*
@@ -457,7 +457,7 @@ static void test_epyc(void **state)
 	free(dist);
 	assert_int_equal(tb->node_part[3], 1);
 	assert_int_equal(tb->node_part[4], 2);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
 
 	/* 6: two merges, {0,1} then {2,3}; nodes 4-7 stay alone */
@@ -472,7 +472,7 @@ static void test_epyc(void **state)
 		sb_cores(&sb, 64 + 16 * j, 64 + 16 * j + 15, 128);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 6, 6, sb.s));
+	cplan_table_free(layout(t, 6, 6, sb.s));
 	sb_free(&sb);
 
 	/* 2: one partition per socket */
@@ -486,16 +486,16 @@ static void test_epyc(void **state)
 	dist = render_distance(tb);
 	assert_string_equal(dist, "0\t: 0:12 1:32\n1\t: 0:32 1:12\n");
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 /* POWER9-like: CPU = 4 * core + thread; L3 per core pair; node per socket. */
 static void test_power9(void **state)
 {
-	struct cpt_topo *t = fx_power9();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_power9();
+	struct cplan_table *tb;
 	struct sbuf sb = { 0 };
 	int p, n, j, b;
 
@@ -507,7 +507,7 @@ static void test_power9(void **state)
 		sb_range(&sb, 8 * p, 8 * p + 7);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 0, 20, sb.s));
+	cplan_table_free(layout(t, 0, 20, sb.s));
 	sb_free(&sb);
 
 	/*
@@ -537,11 +537,11 @@ static void test_power9(void **state)
 	}
 	assert_int_equal(p, 50);
 	tb = layout(t, 50, 50, sb.s);
-	CHECK(tb->warnings & CPT_WARN_SPLIT_CORES, "warnings %#x",
+	CHECK(tb->warnings & CPLAN_WARN_SPLIT_CORES, "warnings %#x",
 	      tb->warnings);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static void test_smt4_split(void **state)
@@ -633,8 +633,8 @@ static void test_arm80(void **state)
 
 static void test_holes(void **state)
 {
-	struct cpt_topo *t = fx_holes();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_holes();
+	struct cplan_table *tb;
 
 	(void)state;
 	/*
@@ -644,32 +644,32 @@ static void test_holes(void **state)
 	ctx("holes default");
 	tb = layout(t, 0, 4,
 		    "0\t: 0 1 2 3\n1\t: 6 7 8\n2\t: 10 11 12 13\n3\t: 14 15\n");
-	assert_int_equal(tb->cpu_part[4], CPT_NONE);
-	assert_int_equal(tb->cpu_part[9], CPT_NONE);
-	assert_int_equal(tb->cpu_part[19], CPT_NONE);
+	assert_int_equal(tb->cpu_part[4], CPLAN_NONE);
+	assert_int_equal(tb->cpu_part[9], CPLAN_NONE);
+	assert_int_equal(tb->cpu_part[19], CPLAN_NONE);
 	assert_int_equal(tb->nr_placed_cpus, 13);
 	assert_int_equal(tb->nr_placed_cores, 7);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* 13 = online CPUs: shares equal thread counts, every CPU alone */
 	ctx("holes npartitions=13");
 	tb = layout(t, 13, 13,
 		    "0\t: 0\n1\t: 1\n2\t: 2\n3\t: 3\n4\t: 6\n5\t: 7\n6\t: 8\n"
 		    "7\t: 10\n8\t: 11\n9\t: 12\n10\t: 13\n11\t: 14\n12\t: 15\n");
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* 7 = cores: one core each */
 	ctx("holes npartitions=7");
-	cpt_table_free(layout(t, 7, 7,
+	cplan_table_free(layout(t, 7, 7,
 			      "0\t: 0 1\n1\t: 2 3\n2\t: 6 7\n3\t: 8\n"
 			      "4\t: 10 11\n5\t: 12 13\n6\t: 14 15\n"));
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static void test_memonly(void **state)
 {
-	struct cpt_topo *t = fx_memonly();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_memonly();
+	struct cplan_table *tb;
 	char *dist;
 
 	(void)state;
@@ -679,9 +679,9 @@ static void test_memonly(void **state)
 		    "0\t: 0 1 2 3\n1\t: 4 5 6 7\n2\t: 8 9 10 11\n"
 		    "3\t: 12 13 14 15\n");
 	assert_int_equal(tb->node_part[0], 0);
-	assert_int_equal(tb->node_part[1], CPT_NONE);
+	assert_int_equal(tb->node_part[1], CPLAN_NONE);
 	assert_int_equal(tb->node_part[2], 2);
-	assert_int_equal(tb->node_part[3], CPT_NONE);
+	assert_int_equal(tb->node_part[3], CPLAN_NONE);
 	assert_int_equal(tb->nr_placed_nodes, 2);
 	dist = render_distance(tb);
 	assert_string_equal(dist, "0\t: 0:10 1:10 2:21 3:21\n"
@@ -689,20 +689,20 @@ static void test_memonly(void **state)
 				  "2\t: 0:21 1:21 2:10 3:10\n"
 				  "3\t: 0:21 1:21 2:10 3:10\n");
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* 1 < 2 CPU-bearing nodes: everything together */
 	ctx("memonly npartitions=1");
 	tb = layout(t, 1, 1, "0\t: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n");
-	assert_int_equal(cpt_table_distance(tb, 0, 0), 21);
-	cpt_table_free(tb);
+	assert_int_equal(cplan_table_distance(tb, 0, 0), 21);
+	cplan_table_free(tb);
 
 	/* 3: floor(3*4/8) = 1 each, remainders 4: node 0 gets 2 */
 	ctx("memonly npartitions=3");
-	cpt_table_free(layout(t, 3, 3,
+	cplan_table_free(layout(t, 3, 3,
 			      "0\t: 0 1 2 3\n1\t: 4 5 6 7\n"
 			      "2\t: 8 9 10 11 12 13 14 15\n"));
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static void test_uneven(void **state)
@@ -738,8 +738,8 @@ static void test_uneven(void **state)
 
 static void test_node_groups(void **state)
 {
-	struct cpt_topo *t;
-	struct cpt_table *tb;
+	struct cplan_topo *t;
+	struct cplan_table *tb;
 	char *dist;
 
 	(void)state;
@@ -752,20 +752,20 @@ static void test_node_groups(void **state)
 	dist = render_distance(tb);
 	assert_string_equal(dist, "0\t: 0:12 1:20\n1\t: 0:20 1:12\n");
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	/* 3: {2,3} and {0,1} tie at 12, the smaller combined count wins */
 	ctx("quad npartitions=3");
-	cpt_table_free(layout(t, 3, 3,
+	cplan_table_free(layout(t, 3, 3,
 			      "0\t: 0 1 2 3\n1\t: 4 5 6 7\n2\t: 8 9 10 11\n"));
 	ctx("quad npartitions=1");
 	tb = layout(t, 1, 1, "0\t: 0 1 2 3 4 5 6 7 8 9 10 11\n");
-	assert_int_equal(cpt_table_distance(tb, 0, 0), 20);
-	cpt_table_free(tb);
+	assert_int_equal(cplan_table_distance(tb, 0, 0), 20);
+	cplan_table_free(tb);
 	ctx("quad default");
-	cpt_table_free(layout(t, 0, 6,
+	cplan_table_free(layout(t, 0, 6,
 			      "0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7\n"
 			      "4\t: 8 9\n5\t: 10 11\n"));
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 
 	/*
 	 * chain: {0,1} at 11 first; then complete linkage: {0,1}-{2} = 30,
@@ -777,7 +777,7 @@ static void test_node_groups(void **state)
 	dist = render_distance(tb);
 	assert_string_equal(dist, "0\t: 0:11 1:40\n1\t: 0:40 1:13\n");
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	ctx("chain npartitions=3");
 	tb = layout(t, 3, 3, "0\t: 0 1 2 3\n1\t: 4 5\n2\t: 6 7\n");
 	dist = render_distance(tb);
@@ -785,8 +785,8 @@ static void test_node_groups(void **state)
 				  "1\t: 0:30 1:10 2:13\n"
 				  "2\t: 0:40 1:13 2:10\n");
 	free(dist);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 
 	/* cross: d(0,2) = d(1,3) = 12: groups {0,2} and {1,3} */
 	t = fx_cross();
@@ -801,11 +801,11 @@ static void test_node_groups(void **state)
 	dist = render_distance(tb);
 	assert_string_equal(dist, "0\t: 0:12 1:20\n1\t: 0:20 1:12\n");
 	free(dist);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	/* 3: {0,2} merged first (lowest ids among the ties) */
 	ctx("cross npartitions=3");
-	cpt_table_free(layout(t, 3, 3, "0\t: 0 1 4 5\n1\t: 2 3\n2\t: 6 7\n"));
-	cpt_topo_free(t);
+	cplan_table_free(layout(t, 3, 3, "0\t: 0 1 4 5\n1\t: 2 3\n2\t: 6 7\n"));
+	cplan_topo_free(t);
 }
 
 static void test_lopsided(void **state)
@@ -829,8 +829,8 @@ static void test_lopsided(void **state)
 
 static void test_huge(void **state)
 {
-	struct cpt_topo *t;
-	struct cpt_table *tb;
+	struct cplan_topo *t;
+	struct cplan_table *tb;
 	struct sbuf sb = { 0 };
 	int p, q;
 
@@ -849,13 +849,13 @@ static void test_huge(void **state)
 	tb = layout(t, 0, 256, sb.s);
 	for (p = 0; p < 256; p++)
 		for (q = 0; q < 256; q++)
-			CHECK(cpt_table_distance(tb, p, q) ==
+			CHECK(cplan_table_distance(tb, p, q) ==
 			      fx_huge_distance(p / 16, q / 16),
 			      "distance[%d][%d] = %d", p, q,
-			      cpt_table_distance(tb, p, q));
-	cpt_table_free(tb);
+			      cplan_table_distance(tb, p, q));
+	cplan_table_free(tb);
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 
 	/* Intel numbering: partition p = cores 16p..16p+15 (+4096) */
 	t = fx_huge_intel();
@@ -865,7 +865,7 @@ static void test_huge(void **state)
 		sb_cores(&sb, 16 * p, 16 * p + 15, 4096);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 0, 256, sb.s));
+	cplan_table_free(layout(t, 0, 256, sb.s));
 	sb_free(&sb);
 	/* 16: one node each */
 	ctx("huge intel npartitions=16");
@@ -874,7 +874,7 @@ static void test_huge(void **state)
 		sb_cores(&sb, 256 * p, 256 * p + 255, 4096);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 16, 16, sb.s));
+	cplan_table_free(layout(t, 16, 16, sb.s));
 	sb_free(&sb);
 	/* 4 < 16 nodes: one per socket (in-socket pairs at 16) */
 	ctx("huge intel npartitions=4");
@@ -883,9 +883,9 @@ static void test_huge(void **state)
 		sb_cores(&sb, 1024 * p, 1024 * p + 1023, 4096);
 		sb_printf(&sb, "\n");
 	}
-	cpt_table_free(layout(t, 4, 4, sb.s));
+	cplan_table_free(layout(t, 4, 4, sb.s));
 	sb_free(&sb);
-	cpt_topo_free(t);
+	cplan_topo_free(t);
 }
 
 static double now(void)
@@ -898,8 +898,8 @@ static double now(void)
 
 static void test_perf_8192(void **state)
 {
-	struct cpt_topo *t = fx_huge_intel();
-	struct cpt_table *tb = NULL;
+	struct cplan_topo *t = fx_huge_intel();
+	struct cplan_table *tb = NULL;
 	double t0, dt;
 	int rc, c;
 
@@ -908,24 +908,24 @@ static void test_perf_8192(void **state)
 	assert_non_null(t);
 	/* sanitizers included; a sane planner takes milliseconds */
 	t0 = now();
-	rc = cpt_plan(t, 0, NULL, &tb, NULL);
+	rc = cplan_make(t, 0, NULL, &tb, NULL);
 	dt = now() - t0;
 	assert_int_equal(rc, 0);
 	CHECK(dt < 1.0, "planning 8192 CPUs took %.3f s", dt);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 	tb = NULL;
 	t0 = now();
-	rc = cpt_plan(t, 0, "0[0-4095] 1[4096-8191]", &tb, NULL);
+	rc = cplan_make(t, 0, "0[0-4095] 1[4096-8191]", &tb, NULL);
 	dt = now() - t0;
 	assert_int_equal(rc, 0);
 	CHECK(dt < 1.0, "planning a 2-partition pattern took %.3f s", dt);
-	cpt_table_free(tb);
+	cplan_table_free(tb);
 
 	/* Above 256 partitions: -ERANGE, before any placement work. */
 	tb = NULL;
-	assert_int_equal(cpt_plan(t, 8192, NULL, &tb, NULL), -ERANGE);
+	assert_int_equal(cplan_make(t, 8192, NULL, &tb, NULL), -ERANGE);
 	assert_null(tb);
-	assert_int_equal(cpt_plan(t, 257, NULL, &tb, NULL), -ERANGE);
+	assert_int_equal(cplan_make(t, 257, NULL, &tb, NULL), -ERANGE);
 	assert_null(tb);
 
 	/*
@@ -935,7 +935,7 @@ static void test_perf_8192(void **state)
 	 * CPUs 16p .. 16p + 15 and their siblings 4096 + 16p ...
 	 */
 	t0 = now();
-	rc = cpt_plan(t, 256, NULL, &tb, NULL);
+	rc = cplan_make(t, 256, NULL, &tb, NULL);
 	dt = now() - t0;
 	assert_int_equal(rc, 0);
 	CHECK(dt < 1.0, "planning 8192 CPUs into 256 took %.3f s", dt);
@@ -945,65 +945,65 @@ static void test_perf_8192(void **state)
 		      tb->cpu_part[c + 4096] == c / 16,
 		      "CPU %d in %d, CPU %d in %d", c, tb->cpu_part[c],
 		      c + 4096, tb->cpu_part[c + 4096]);
-	assert_int_equal(cpt_table_distance(tb, 0, 1), 10);
-	assert_int_equal(cpt_table_distance(tb, 0, 255), 32);
-	assert_int_equal(cpt_table_distance(tb, 0, 16), 16);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	assert_int_equal(cplan_table_distance(tb, 0, 1), 10);
+	assert_int_equal(cplan_table_distance(tb, 0, 255), 32);
+	assert_int_equal(cplan_table_distance(tb, 0, 16), 16);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* ---- every fixture, several counts -------------------------------------- */
 
 /*
  * Grouping 16 nodes into 2 partitions merges 14 times, each O(nodes^2):
- * the planner yields the CPU between merges (cpt_shim.h).
+ * the planner yields the CPU between merges (cpt/core/cplan_shim.h).
  */
 static void test_group_yields(void **state)
 {
-	struct cpt_topo *t = fx_huge_intel();
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_huge_intel();
+	struct cplan_table *tb;
 	unsigned long yields;
 
 	(void)state;
 	assert_non_null(t);
 	ctx("huge intel npartitions=2");
-	yields = cpt_yields;
+	yields = cplan_yields;
 	tb = plan_ok(t, 2, NULL);
-	CHECK(cpt_yields - yields >= 14, "%lu yields for 14 merges",
-	      cpt_yields - yields);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	CHECK(cplan_yields - yields >= 14, "%lu yields for 14 merges",
+	      cplan_yields - yields);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
-/* cpt_table_equal(): what makes a sysctl write a no-op in the module. */
+/* cplan_table_equal(): what makes a sysctl write a no-op in the module. */
 static void test_table_equal(void **state)
 {
-	struct cpt_topo *t = fx_xeon8160();
-	struct cpt_table *a, *b;
+	struct cplan_topo *t = fx_xeon8160();
+	struct cplan_table *a, *b;
 
 	(void)state;
 	assert_non_null(t);
 	ctx("xeon8160 equal tables");
 	a = plan_ok(t, 6, NULL);
 	b = plan_ok(t, 6, NULL);
-	CHECK(cpt_table_equal(a, b), "two plans for 6 differ");
-	cpt_table_free(b);
+	CHECK(cplan_table_equal(a, b), "two plans for 6 differ");
+	cplan_table_free(b);
 	b = plan_ok(t, 12, NULL);
-	CHECK(!cpt_table_equal(a, b), "6 and 12 partitions are equal");
-	cpt_table_free(b);
-	cpt_table_free(a);
+	CHECK(!cplan_table_equal(a, b), "6 and 12 partitions are equal");
+	cplan_table_free(b);
+	cplan_table_free(a);
 	/* The count under an explicit pattern changes nothing but a warning. */
 	a = plan_ok(t, 0, "0[0-3] 1[4-7]");
 	b = plan_ok(t, 5, "0[0-3] 1[4-7]");
-	CHECK(b->warnings == CPT_WARN_NPART_IGNORED, "warnings %#x",
+	CHECK(b->warnings == CPLAN_WARN_NPART_IGNORED, "warnings %#x",
 	      b->warnings);
-	CHECK(cpt_table_equal(a, b), "npartitions changed an explicit table");
-	cpt_table_free(b);
+	CHECK(cplan_table_equal(a, b), "npartitions changed an explicit table");
+	cplan_table_free(b);
 	b = plan_ok(t, 0, "0[0-3] 1[4-6]");
-	CHECK(!cpt_table_equal(a, b), "CPU 7 dropped, tables equal");
-	cpt_table_free(b);
-	cpt_table_free(a);
-	cpt_topo_free(t);
+	CHECK(!cplan_table_equal(a, b), "CPU 7 dropped, tables equal");
+	cplan_table_free(b);
+	cplan_table_free(a);
+	cplan_topo_free(t);
 }
 
 static void test_invariants_all(void **state)
@@ -1012,7 +1012,7 @@ static void test_invariants_all(void **state)
 
 	(void)state;
 	for (f = 0; f < fx_all_count; f++) {
-		struct cpt_topo *t = fx_all[f].build();
+		struct cplan_topo *t = fx_all[f].build();
 		struct tinfo ti;
 		int cand[16], nc = 0, i, j;
 
@@ -1039,7 +1039,7 @@ static void test_invariants_all(void **state)
 		}
 		for (i = 0; i < nc; i++) {
 			int np = cand[i], P;
-			struct cpt_table *tb;
+			struct cplan_table *tb;
 
 			if (np < 0 || np > ti.nr_online)
 				continue;
@@ -1051,21 +1051,21 @@ static void test_invariants_all(void **state)
 			if (j < i)
 				continue;
 			ctx("fixture %s npartitions=%d", fx_all[f].name, np);
-			if (np > CPT_PARTS_MAX) {
+			if (np > CPLAN_PARTS_MAX) {
 				/* doc/planner.md: at most 256 partitions */
 				tb = NULL;
-				CHECK(cpt_plan(t, np, NULL, &tb, NULL) == -ERANGE &&
+				CHECK(cplan_make(t, np, NULL, &tb, NULL) == -ERANGE &&
 				      !tb, "npartitions=%d above %d planned", np,
-				      CPT_PARTS_MAX);
+				      CPLAN_PARTS_MAX);
 				continue;
 			}
 			P = np ? np : expected_default_count(t);
 			tb = plan_ok(t, np, NULL);
 			check_default_layout(t, tb, P);
-			cpt_table_free(tb);
+			cplan_table_free(tb);
 		}
 		tinfo_free(&ti);
-		cpt_topo_free(t);
+		cplan_topo_free(t);
 	}
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of cpt_table_update(), the core's answer to CPU hotplug, with
- * expectations derived by hand from include/cpt_core.h:
+ * Unit tests of cplan_table_update(), the core's answer to CPU hotplug, with
+ * expectations derived by hand from cpt/core/cplan.h:
  *   - a CPU going offline keeps its partition, unlisted in /proc;
  *   - it comes back to the same partition;
  *   - a CPU never placed joins the partition of an online sibling, else the
@@ -24,23 +24,23 @@
 #include "topo_fixtures.h"
 
 /* What /proc shows: the formatter under test. */
-static char *proc_table(const struct cpt_table *tb)
+static char *proc_table(const struct cplan_table *tb)
 {
-	size_t len = cpt_format_table(tb, NULL, 0);
+	size_t len = cplan_format_table(tb, NULL, 0);
 	char *s = malloc(len + 1);
 
 	assert_non_null(s);
-	cpt_format_table(tb, s, len + 1);
+	cplan_format_table(tb, s, len + 1);
 	return s;
 }
 
-static char *proc_distance(const struct cpt_table *tb)
+static char *proc_distance(const struct cplan_table *tb)
 {
-	size_t len = cpt_format_distance(tb, NULL, 0);
+	size_t len = cplan_format_distance(tb, NULL, 0);
 	char *s = malloc(len + 1);
 
 	assert_non_null(s);
-	cpt_format_distance(tb, s, len + 1);
+	cplan_format_distance(tb, s, len + 1);
 	return s;
 }
 
@@ -54,14 +54,14 @@ static void expect_text(const char *what, char *got, const char *exp)
 }
 
 /* /proc lists @listed; the partitions hold @members, online or not. */
-static void expect_table(const struct cpt_table *tb, const char *listed,
+static void expect_table(const struct cplan_table *tb, const char *listed,
 			 const char *members)
 {
 	expect_text("/proc table", proc_table(tb), listed);
 	expect_text("members", render_table(tb), members);
 }
 
-static void set_online(struct cpt_topo *t, int lo, int hi, bool online)
+static void set_online(struct cplan_topo *t, int lo, int hi, bool online)
 {
 	int c;
 
@@ -69,8 +69,8 @@ static void set_online(struct cpt_topo *t, int lo, int hi, bool online)
 		t->cpu[c].online = online;
 }
 
-/* Invariants of every table cpt_table_update() returns for @t. */
-static void check_updated(const struct cpt_topo *t, const struct cpt_table *tb)
+/* Invariants of every table cplan_table_update() returns for @t. */
+static void check_updated(const struct cplan_topo *t, const struct cplan_table *tb)
 {
 	int P = tb->nr_parts, c, p, i, members = 0, listed = 0;
 
@@ -96,10 +96,10 @@ static void check_updated(const struct cpt_topo *t, const struct cpt_table *tb)
 		      "cpu_online[%d] = %d, topology says %d", c,
 		      tb->cpu_online[c], t->cpu[c].online);
 		if (tb->cpu_barred[c])
-			CHECK(tb->cpu_part[c] == CPT_NONE,
+			CHECK(tb->cpu_part[c] == CPLAN_NONE,
 			      "barred CPU %d in partition %d", c,
 			      tb->cpu_part[c]);
-		if (tb->cpu_part[c] == CPT_NONE)
+		if (tb->cpu_part[c] == CPLAN_NONE)
 			continue;
 		CHECK(tb->cpu_part[c] >= 0 && tb->cpu_part[c] < P,
 		      "cpu_part[%d] = %d", c, tb->cpu_part[c]);
@@ -113,14 +113,14 @@ static void check_updated(const struct cpt_topo *t, const struct cpt_table *tb)
 }
 
 /* One hotplug step: update @old to @t, check, free @old. */
-static struct cpt_table *step(struct cpt_table *old, const struct cpt_topo *t)
+static struct cplan_table *step(struct cplan_table *old, const struct cplan_topo *t)
 {
-	struct cpt_err err = { .offset = -1 };
-	struct cpt_table *tb = NULL;
+	struct cplan_err err = { .offset = -1 };
+	struct cplan_table *tb = NULL;
 	int ret, c;
 
-	ret = cpt_table_update(old, t, &tb, &err);
-	CHECK(ret == 0, "cpt_table_update() = %d (%s)", ret, err.msg);
+	ret = cplan_table_update(old, t, &tb, &err);
+	CHECK(ret == 0, "cplan_table_update() = %d (%s)", ret, err.msg);
 	assert_non_null(tb);
 	check_updated(t, tb);
 	CHECK(tb->nr_parts == old->nr_parts, "%d partitions, were %d",
@@ -128,35 +128,35 @@ static struct cpt_table *step(struct cpt_table *old, const struct cpt_topo *t)
 	CHECK(tb->warnings == old->warnings, "warnings %#x, were %#x",
 	      tb->warnings, old->warnings);
 	for (c = 0; c < t->nr_cpus; c++) {
-		if (old->cpu_part[c] != CPT_NONE)
+		if (old->cpu_part[c] != CPLAN_NONE)
 			CHECK(tb->cpu_part[c] == old->cpu_part[c],
 			      "CPU %d moved from partition %d to %d", c,
 			      old->cpu_part[c], tb->cpu_part[c]);
 		if (old->cpu_barred[c])
 			CHECK(tb->cpu_barred[c], "CPU %d no longer barred", c);
 	}
-	cpt_table_free(old);
+	cplan_table_free(old);
 	return tb;
 }
 
-static struct cpt_table *plan(const struct cpt_topo *t, int np,
+static struct cplan_table *plan(const struct cplan_topo *t, int np,
 			      const char *pattern)
 {
-	struct cpt_err err = { .offset = -1 };
-	struct cpt_table *tb = NULL;
-	int ret = cpt_plan(t, np, pattern, &tb, &err);
+	struct cplan_err err = { .offset = -1 };
+	struct cplan_table *tb = NULL;
+	int ret = cplan_make(t, np, pattern, &tb, &err);
 
-	CHECK(ret == 0, "cpt_plan(np %d, '%s') = %d (%s)", np,
+	CHECK(ret == 0, "cplan_make(np %d, '%s') = %d (%s)", np,
 	      pattern ? pattern : "", ret, err.msg);
 	assert_non_null(tb);
 	return tb;
 }
 
 /* 8 CPUs, one node, 4 cores x 2 (siblings 2k, 2k+1), L3 0-3 and 4-7. */
-static struct cpt_topo *two_l3(void)
+static struct cplan_topo *two_l3(void)
 {
 	struct fx_spec s = { 1, 1, 4, 2, FX_CORE_MAJOR, 2, 10, 20 };
-	struct cpt_topo *t = fx_build(&s);
+	struct cplan_topo *t = fx_build(&s);
 
 	assert_non_null(t);
 	return t;
@@ -166,9 +166,9 @@ static struct cpt_topo *two_l3(void)
  * 3 nodes of one 2-thread core each: node n = CPUs 2n, 2n+1, L3 unknown;
  * d(0,1) = 15, d(0,2) = 30, d(1,2) = @d12.
  */
-static struct cpt_topo *three_nodes(int d12)
+static struct cplan_topo *three_nodes(int d12)
 {
-	struct cpt_topo *t = cpt_topo_alloc(6, 3);
+	struct cplan_topo *t = cplan_topo_alloc(6, 3);
 	int c, n;
 
 	assert_non_null(t);
@@ -177,7 +177,7 @@ static struct cpt_topo *three_nodes(int d12)
 		t->cpu[c].core = 100 - c / 2;
 		t->cpu[c].package = 0;
 		t->cpu[c].node = c / 2;
-		t->cpu[c].llc = CPT_NONE;
+		t->cpu[c].llc = CPLAN_NONE;
 	}
 	for (n = 0; n < 3; n++)
 		t->node_online[n] = true;
@@ -189,8 +189,8 @@ static struct cpt_topo *three_nodes(int d12)
 
 static void test_offline_keeps_partition(void **state)
 {
-	struct cpt_topo *t = two_l3();
-	struct cpt_table *fresh, *tb;
+	struct cplan_topo *t = two_l3();
+	struct cplan_table *fresh, *tb;
 	const char *full = "0\t: 0 1 2 3\n1\t: 4 5 6 7\n";
 
 	(void)state;
@@ -226,9 +226,9 @@ static void test_offline_keeps_partition(void **state)
 	expect_text("fresh plan", proc_table(fresh), full);
 	expect_text("distance as fresh", proc_distance(tb),
 		    "0\t: 0:10 1:10\n1\t: 0:10 1:10\n");
-	cpt_table_free(fresh);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(fresh);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -238,8 +238,8 @@ static void test_offline_keeps_partition(void **state)
  */
 static void test_maxcpus_all_at_once(void **state)
 {
-	struct cpt_topo *t = two_l3();
-	struct cpt_table *tb;
+	struct cplan_topo *t = two_l3();
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("two_l3, planned with CPUs 0 and 2, np=2, rest at once");
@@ -260,8 +260,8 @@ static void test_maxcpus_all_at_once(void **state)
 	 */
 	expect_table(tb, "0\t: 0 1 4 5 6 7\n1\t: 2 3\n",
 		     "0\t: 0 1 4 5 6 7\n1\t: 2 3\n");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* The same boot, CPUs onlined one by one in the order 1, 4, 6, 3, 5, 7. */
@@ -282,8 +282,8 @@ static void test_maxcpus_one_by_one(void **state)
 		{ 5, "0\t: 0 1\n1\t: 2 3 4 5 6\n" },
 		{ 7, "0\t: 0 1\n1\t: 2 3 4 5 6 7\n" },
 	};
-	struct cpt_topo *t = two_l3();
-	struct cpt_table *tb;
+	struct cplan_topo *t = two_l3();
+	struct cplan_table *tb;
 	unsigned int i;
 
 	(void)state;
@@ -297,8 +297,8 @@ static void test_maxcpus_one_by_one(void **state)
 		tb = step(tb, t);
 		expect_table(tb, steps[i].table, steps[i].table);
 	}
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -307,8 +307,8 @@ static void test_maxcpus_one_by_one(void **state)
  */
 static void test_nearest_node(void **state)
 {
-	struct cpt_topo *t = three_nodes(20);
-	struct cpt_table *tb;
+	struct cplan_topo *t = three_nodes(20);
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("three_nodes d(0,1)=15 d(1,2)=20");
@@ -334,15 +334,15 @@ static void test_nearest_node(void **state)
 	tb = step(tb, t);
 	expect_table(tb, "0\t: 0 1 2 3\n1\t: 4 5\n",
 		     "0\t: 0 1 2 3\n1\t: 4 5\n");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* Equally near: the partition with fewer online CPUs. */
 static void test_nearest_node_tie(void **state)
 {
-	struct cpt_topo *t = three_nodes(15);
-	struct cpt_table *tb;
+	struct cplan_topo *t = three_nodes(15);
+	struct cplan_table *tb;
 
 	(void)state;
 	ctx("three_nodes d(0,1)=d(1,2)=15");
@@ -355,17 +355,17 @@ static void test_nearest_node_tie(void **state)
 	set_online(t, 2, 2, true);
 	tb = step(tb, t);
 	expect_table(tb, "0\t: 0 1\n1\t: 2 4\n", "0\t: 0 1\n1\t: 2 4\n");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* Every CPU of a partition offline: the line stays, empty. */
 static void test_partition_all_offline(void **state)
 {
 	struct fx_spec s = { 2, 1, 2, 2, FX_CORE_MAJOR, 0, 21, 21 };
-	struct cpt_topo *t = fx_build(&s), *flat;
+	struct cplan_topo *t = fx_build(&s), *flat;
 	const char *dist = "0\t: 0:10 1:21\n1\t: 0:21 1:10\n";
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	(void)state;
 	assert_non_null(t);
@@ -387,8 +387,8 @@ static void test_partition_all_offline(void **state)
 	expect_table(tb, "0\t: 0 1 2 3\n1\t: 6\n",
 		     "0\t: 0 1 2 3\n1\t: 4 5 6 7\n");
 	expect_text("distance, CPU 6 back", proc_distance(tb), dist);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 
 	/* The last of four partitions, as /proc shows it. */
 	ctx("flat 4 cores x 2, np=4, CPUs 6-7 offline");
@@ -399,16 +399,16 @@ static void test_partition_all_offline(void **state)
 	tb = step(tb, flat);
 	expect_table(tb, "0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t:\n",
 		     "0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7\n");
-	cpt_table_free(tb);
-	cpt_topo_free(flat);
+	cplan_table_free(tb);
+	cplan_topo_free(flat);
 }
 
 /* Online at plan time and excluded: stays out through offline/online. */
 static void test_barred_excluded(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 0 1 2 3\n1\t: 4 5\n";
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	(void)state;
 	assert_non_null(t);
@@ -422,16 +422,16 @@ static void test_barred_excluded(void **state)
 	set_online(t, 6, 7, true);
 	tb = step(tb, t);
 	expect_table(tb, exp, exp);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* Offline at plan time and excluded: stays out when it comes online. */
 static void test_barred_excluded_offline(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 0 1 2 3\n1\t: 4 5 6\n";
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	(void)state;
 	assert_non_null(t);
@@ -442,9 +442,9 @@ static void test_barred_excluded_offline(void **state)
 	set_online(t, 7, 7, true);
 	tb = step(tb, t);
 	expect_table(tb, exp, exp);
-	CHECK(tb->cpu_part[7] == CPT_NONE, "CPU 7 in %d", tb->cpu_part[7]);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	CHECK(tb->cpu_part[7] == CPLAN_NONE, "CPU 7 in %d", tb->cpu_part[7]);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -455,9 +455,9 @@ static void test_barred_excluded_offline(void **state)
  */
 static void test_barred_sibling(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 0 1 2 3\n1\t: 4 5 6\n";
-	struct cpt_table *tb, *fresh;
+	struct cplan_table *tb, *fresh;
 	char *got;
 
 	(void)state;
@@ -471,19 +471,19 @@ static void test_barred_sibling(void **state)
 	tb = step(tb, t);
 	fresh = plan(t, 0, "X[7]");
 	expect_text("fresh plan", proc_table(fresh), exp);
-	cpt_table_free(fresh);
+	cplan_table_free(fresh);
 	got = proc_table(tb);
 	expect_text("CPU 6 joins", got, exp);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* Explicit lists: an unlisted CPU stays out, online at plan time or not. */
 static void test_barred_unlisted(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 0 1\n1\t: 2 3\n";
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	(void)state;
 	assert_non_null(t);
@@ -498,16 +498,16 @@ static void test_barred_unlisted(void **state)
 	set_online(t, 4, 4, true);
 	tb = step(tb, t);
 	expect_table(tb, exp, exp);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /* C[0]: the dropped core stays out when it comes back. */
 static void test_barred_dropped_core(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 2 3\n1\t: 4 5 6 7\n";
-	struct cpt_table *tb;
+	struct cplan_table *tb;
 
 	(void)state;
 	assert_non_null(t);
@@ -519,20 +519,20 @@ static void test_barred_dropped_core(void **state)
 	set_online(t, 0, 1, true);
 	tb = step(tb, t);
 	expect_table(tb, exp, exp);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
-static void expect_mismatch(const struct cpt_table *tb,
-			    const struct cpt_topo *t, const char *what)
+static void expect_mismatch(const struct cplan_table *tb,
+			    const struct cplan_topo *t, const char *what)
 {
-	struct cpt_err err = { .offset = -1 };
-	struct cpt_table *out = (struct cpt_table *)&err;
+	struct cplan_err err = { .offset = -1 };
+	struct cplan_table *out = (struct cplan_table *)&err;
 	int ret;
 
 	ctx("mismatch: %s", what);
-	ret = cpt_table_update(tb, t, &out, &err);
-	CHECK(ret == -EINVAL, "cpt_table_update() = %d, expected -EINVAL",
+	ret = cplan_table_update(tb, t, &out, &err);
+	CHECK(ret == -EINVAL, "cplan_table_update() = %d, expected -EINVAL",
 	      ret);
 	CHECK(out == NULL, "a table was stored");
 	CHECK(err.msg[0] != '\0', "no message");
@@ -540,10 +540,10 @@ static void expect_mismatch(const struct cpt_table *tb,
 
 static void test_mismatch(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
-	struct cpt_topo *more = fx_flat(5, 2, FX_CORE_MAJOR);
-	struct cpt_topo *nodes = cpt_topo_alloc(8, 2);
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_topo *more = fx_flat(5, 2, FX_CORE_MAJOR);
+	struct cplan_topo *nodes = cplan_topo_alloc(8, 2);
+	struct cplan_table *tb;
 	int c;
 
 	(void)state;
@@ -561,30 +561,30 @@ static void test_mismatch(void **state)
 	expect_mismatch(tb, t, "online CPU 3 on node 1 of 1");
 	t->cpu[3].node = -1;
 	expect_mismatch(tb, t, "online CPU 3 on node -1");
-	cpt_table_free(tb);
-	cpt_topo_free(t);
-	cpt_topo_free(more);
-	cpt_topo_free(nodes);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
+	cplan_topo_free(more);
+	cplan_topo_free(nodes);
 }
 
 /* Nothing changed: the same table, warnings included. */
 static void test_no_change(void **state)
 {
-	struct cpt_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
-	struct cpt_table *tb;
+	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
+	struct cplan_table *tb;
 	char *before;
 
 	(void)state;
 	assert_non_null(t);
 	ctx("flat 4x2, np=6 (split cores), no change");
 	tb = plan(t, 6, NULL);
-	CHECK(tb->warnings & CPT_WARN_SPLIT_CORES, "split warning");
+	CHECK(tb->warnings & CPLAN_WARN_SPLIT_CORES, "split warning");
 	before = proc_table(tb);
 	tb = step(tb, t);
 	expect_text("unchanged", proc_table(tb), before);
 	free(before);
-	cpt_table_free(tb);
-	cpt_topo_free(t);
+	cplan_table_free(tb);
+	cplan_topo_free(t);
 }
 
 /*
@@ -597,8 +597,8 @@ static void test_fixtures_round_trip(void **state)
 
 	(void)state;
 	for (i = 0; i < fx_all_count; i++) {
-		struct cpt_topo *t;
-		struct cpt_table *tb;
+		struct cplan_topo *t;
+		struct cplan_table *tb;
 		bool *was;
 		char *before, *dist;
 
@@ -628,8 +628,8 @@ static void test_fixtures_round_trip(void **state)
 		free(before);
 		free(dist);
 		free(was);
-		cpt_table_free(tb);
-		cpt_topo_free(t);
+		cplan_table_free(tb);
+		cplan_topo_free(t);
 	}
 }
 

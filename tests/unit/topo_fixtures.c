@@ -15,7 +15,7 @@ static int llc_key(int total, int l)
 	return 1000 + 5 * (total - 1 - l);
 }
 
-static void set_cpu(struct cpt_topo *t, int cpu, int core, int pkg, int node,
+static void set_cpu(struct cplan_topo *t, int cpu, int core, int pkg, int node,
 		    int llc)
 {
 	t->cpu[cpu].online = true;
@@ -26,7 +26,7 @@ static void set_cpu(struct cpt_topo *t, int cpu, int core, int pkg, int node,
 	t->node_online[node] = true;
 }
 
-static void set_garbage(struct cpt_topo *t, int cpu)
+static void set_garbage(struct cplan_topo *t, int cpu)
 {
 	t->cpu[cpu].online = false;
 	t->cpu[cpu].core = -7;
@@ -35,19 +35,19 @@ static void set_garbage(struct cpt_topo *t, int cpu)
 	t->cpu[cpu].llc = -99;
 }
 
-static void set_dist(struct cpt_topo *t, int a, int b, int d)
+static void set_dist(struct cplan_topo *t, int a, int b, int d)
 {
 	t->distance[a * t->nr_nodes + b] = d;
 	t->distance[b * t->nr_nodes + a] = d;
 }
 
-struct cpt_topo *fx_build(const struct fx_spec *s)
+struct cplan_topo *fx_build(const struct fx_spec *s)
 {
 	int nodes = s->sockets * s->nodes_per_socket;
 	int cores = nodes * s->cores_per_node;
 	int nr = cores * s->threads;
 	int llcs = s->cores_per_llc > 0 ? cores / s->cores_per_llc : nodes;
-	struct cpt_topo *t = cpt_topo_alloc(nr, nodes);
+	struct cplan_topo *t = cplan_topo_alloc(nr, nodes);
 	int c, th, a, b;
 
 	if (!t)
@@ -58,7 +58,7 @@ struct cpt_topo *fx_build(const struct fx_spec *s)
 		int llc;
 
 		if (s->cores_per_llc < 0)
-			llc = CPT_NONE;
+			llc = CPLAN_NONE;
 		else if (s->cores_per_llc == 0)
 			llc = llc_key(llcs, node);
 		else
@@ -80,63 +80,63 @@ struct cpt_topo *fx_build(const struct fx_spec *s)
 	return t;
 }
 
-struct cpt_topo *fx_xeon8160(void)
+struct cplan_topo *fx_xeon8160(void)
 {
 	struct fx_spec s = { 1, 1, 24, 2, FX_THREAD_MAJOR, 0, 10, 20 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_xeon8160_qemu(void)
+struct cplan_topo *fx_xeon8160_qemu(void)
 {
 	struct fx_spec s = { 1, 1, 24, 2, FX_CORE_MAJOR, 0, 10, 20 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_dual20(void)
+struct cplan_topo *fx_dual20(void)
 {
 	struct fx_spec s = { 2, 1, 20, 2, FX_THREAD_MAJOR, 0, 21, 21 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_epyc_nps4(void)
+struct cplan_topo *fx_epyc_nps4(void)
 {
 	struct fx_spec s = { 2, 4, 16, 2, FX_THREAD_MAJOR, 4, 12, 32 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_power9(void)
+struct cplan_topo *fx_power9(void)
 {
 	struct fx_spec s = { 2, 1, 20, 4, FX_CORE_MAJOR, 2, 40, 40 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_smt4_small(void)
+struct cplan_topo *fx_smt4_small(void)
 {
 	struct fx_spec s = { 1, 1, 4, 4, FX_CORE_MAJOR, 0, 10, 20 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_arm80(void)
+struct cplan_topo *fx_arm80(void)
 {
 	struct fx_spec s = { 1, 1, 80, 1, FX_CORE_MAJOR, -1, 10, 20 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_huge_qemu(void)
+struct cplan_topo *fx_huge_qemu(void)
 {
 	struct fx_spec s = { 4, 4, 256, 2, FX_CORE_MAJOR, 32, 16, 32 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_huge_intel(void)
+struct cplan_topo *fx_huge_intel(void)
 {
 	struct fx_spec s = { 4, 4, 256, 2, FX_THREAD_MAJOR, 32, 16, 32 };
 
@@ -150,16 +150,16 @@ int fx_huge_distance(int a, int b)
 	return a / 4 == b / 4 ? 16 : 32;
 }
 
-struct cpt_topo *fx_flat(int cores, int threads, enum fx_numbering numbering)
+struct cplan_topo *fx_flat(int cores, int threads, enum fx_numbering numbering)
 {
 	struct fx_spec s = { 1, 1, cores, threads, numbering, 0, 10, 20 };
 
 	return fx_build(&s);
 }
 
-struct cpt_topo *fx_hybrid(void)
+struct cplan_topo *fx_hybrid(void)
 {
-	struct cpt_topo *t = cpt_topo_alloc(24, 1);
+	struct cplan_topo *t = cplan_topo_alloc(24, 1);
 	int cpu;
 
 	if (!t)
@@ -172,9 +172,9 @@ struct cpt_topo *fx_hybrid(void)
 	return t;
 }
 
-struct cpt_topo *fx_holes(void)
+struct cplan_topo *fx_holes(void)
 {
-	struct cpt_topo *t = cpt_topo_alloc(20, 1);
+	struct cplan_topo *t = cplan_topo_alloc(20, 1);
 	int cpu;
 
 	if (!t)
@@ -189,16 +189,16 @@ struct cpt_topo *fx_holes(void)
 	return t;
 }
 
-struct cpt_topo *fx_memonly(void)
+struct cplan_topo *fx_memonly(void)
 {
-	struct cpt_topo *t = cpt_topo_alloc(16, 4);
+	struct cplan_topo *t = cplan_topo_alloc(16, 4);
 	int cpu;
 
 	if (!t)
 		return NULL;
 	for (cpu = 0; cpu < 16; cpu++)
 		set_cpu(t, cpu, core_key(8, cpu / 2), cpu / 8, cpu < 8 ? 0 : 2,
-			CPT_NONE);
+			CPLAN_NONE);
 	t->node_online[1] = true;	/* memory only */
 	t->node_online[3] = false;
 	set_dist(t, 0, 1, 17);
@@ -211,41 +211,41 @@ struct cpt_topo *fx_memonly(void)
 }
 
 /* Single-thread cores, @sizes[n] of them on node n, CPUs in node order. */
-static struct cpt_topo *nodes_of(int nr_nodes, const int *sizes, int llc)
+static struct cplan_topo *nodes_of(int nr_nodes, const int *sizes, int llc)
 {
-	struct cpt_topo *t;
+	struct cplan_topo *t;
 	int n, i, cpu = 0, total = 0;
 
 	for (n = 0; n < nr_nodes; n++)
 		total += sizes[n];
-	t = cpt_topo_alloc(total, nr_nodes);
+	t = cplan_topo_alloc(total, nr_nodes);
 	if (!t)
 		return NULL;
 	for (n = 0; n < nr_nodes; n++)
 		for (i = 0; i < sizes[n]; i++, cpu++)
 			set_cpu(t, cpu, core_key(total, cpu), n, n,
-				llc == CPT_NONE ? CPT_NONE : llc_key(nr_nodes, n));
+				llc == CPLAN_NONE ? CPLAN_NONE : llc_key(nr_nodes, n));
 	return t;
 }
 
-struct cpt_topo *fx_uneven(void)
+struct cplan_topo *fx_uneven(void)
 {
 	static const int sizes[] = { 10, 3, 7 };
 
-	return nodes_of(3, sizes, CPT_NONE);
+	return nodes_of(3, sizes, CPLAN_NONE);
 }
 
-struct cpt_topo *fx_uneven2(void)
+struct cplan_topo *fx_uneven2(void)
 {
 	static const int sizes[] = { 1, 1, 9, 9 };
 
 	return nodes_of(4, sizes, 0);
 }
 
-struct cpt_topo *fx_quad(void)
+struct cplan_topo *fx_quad(void)
 {
 	static const int sizes[] = { 4, 4, 2, 2 };
-	struct cpt_topo *t = nodes_of(4, sizes, 0);
+	struct cplan_topo *t = nodes_of(4, sizes, 0);
 
 	if (!t)
 		return NULL;
@@ -254,10 +254,10 @@ struct cpt_topo *fx_quad(void)
 	return t;
 }
 
-struct cpt_topo *fx_chain(void)
+struct cplan_topo *fx_chain(void)
 {
 	static const int sizes[] = { 2, 2, 2, 2 };
-	struct cpt_topo *t = nodes_of(4, sizes, 0);
+	struct cplan_topo *t = nodes_of(4, sizes, 0);
 
 	if (!t)
 		return NULL;
@@ -270,10 +270,10 @@ struct cpt_topo *fx_chain(void)
 	return t;
 }
 
-struct cpt_topo *fx_cross(void)
+struct cplan_topo *fx_cross(void)
 {
 	static const int sizes[] = { 2, 2, 2, 2 };
-	struct cpt_topo *t = nodes_of(4, sizes, 0);
+	struct cplan_topo *t = nodes_of(4, sizes, 0);
 
 	if (!t)
 		return NULL;
@@ -282,9 +282,9 @@ struct cpt_topo *fx_cross(void)
 	return t;
 }
 
-struct cpt_topo *fx_lopsided(void)
+struct cplan_topo *fx_lopsided(void)
 {
-	struct cpt_topo *t = cpt_topo_alloc(5, 2);
+	struct cplan_topo *t = cplan_topo_alloc(5, 2);
 	int cpu;
 
 	if (!t)
@@ -295,22 +295,22 @@ struct cpt_topo *fx_lopsided(void)
 	return t;
 }
 
-static struct cpt_topo *fx_flat_11x2(void)
+static struct cplan_topo *fx_flat_11x2(void)
 {
 	return fx_flat(11, 2, FX_THREAD_MAJOR);
 }
 
-static struct cpt_topo *fx_flat_13x1(void)
+static struct cplan_topo *fx_flat_13x1(void)
 {
 	return fx_flat(13, 1, FX_CORE_MAJOR);
 }
 
-static struct cpt_topo *fx_flat_1x8(void)
+static struct cplan_topo *fx_flat_1x8(void)
 {
 	return fx_flat(1, 8, FX_CORE_MAJOR);
 }
 
-static struct cpt_topo *fx_flat_2x2(void)
+static struct cplan_topo *fx_flat_2x2(void)
 {
 	return fx_flat(2, 2, FX_CORE_MAJOR);
 }

@@ -15,9 +15,9 @@ UNIT_OUT	:= build/unit
 UNIT_TESTS	:= test_plan test_pattern test_format test_update test_fuzz_findings
 UNIT_BINS	:= $(addprefix $(UNIT_OUT)/,$(UNIT_TESTS))
 UNIT_HELPERS	:= $(UNIT_OUT)/topo_fixtures.o $(UNIT_OUT)/unit_helpers.o
-UNIT_CORE_OBJS	:= $(patsubst cpt/%.c,$(UNIT_OUT)/core/%.o,$(CORE_SRC))
+UNIT_CORE_OBJS	:= $(patsubst cpt/core/%.c,$(UNIT_OUT)/core/%.o,$(CORE_SRC))
 UNIT_HDRS	:= $(wildcard $(CORE_HDR)) $(wildcard $(UNIT_DIR)/*.h)
-UNIT_CFLAGS	 = $(CFLAGS) $(WARN) $(SAN) -DCPT_COUNT_YIELDS -Iinclude -Icpt
+UNIT_CFLAGS	 = $(CFLAGS) $(WARN) $(SAN) -DCPLAN_COUNT_YIELDS -Icpt/core
 UNIT_LDLIBS	:= -lcmocka
 UNIT_ENV	:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1 \
 		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -38,7 +38,7 @@ test-unit: $(UNIT_BINS)
 	else echo "test-unit: FAILED" >&2; fi; \
 	exit $$rc
 
-$(UNIT_OUT)/core/%.o: cpt/%.c $(UNIT_HDRS)
+$(UNIT_OUT)/core/%.o: cpt/core/%.c $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -c -o $@ $<
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-side model and invariant checkers; see unit_helpers.h.  Nothing here
- * calls the core except cpt_plan()/cpt_table_free() in plan_ok() and
+ * calls the core except cplan_make()/cplan_table_free() in plan_ok() and
  * expect_error(): everything expected is derived from the topology and
  * doc/planner.md.
  */
@@ -15,8 +15,8 @@
 
 static char ctx_buf[256];
 
-/* Counted by cpt_yield() (cpt_shim.h, CPT_COUNT_YIELDS). */
-unsigned long cpt_yields;
+/* Counted by cplan_yield() (cpt/core/cplan_shim.h, CPLAN_COUNT_YIELDS). */
+unsigned long cplan_yields;
 
 void unit_filter(void)
 {
@@ -121,7 +121,7 @@ static int kc_cmp(const void *a, const void *b)
  * (order1 of the group, lowest CPU).  Stores the group of each CPU in
  * @out (-1 for offline CPUs) and returns the number of groups.
  */
-static int group_cpus(const struct cpt_topo *t, int *out, bool by_core)
+static int group_cpus(const struct cplan_topo *t, int *out, bool by_core)
 {
 	struct kc *v = calloc(t->nr_cpus + 1, sizeof(*v));
 	struct kc *g = calloc(t->nr_cpus + 1, sizeof(*g));
@@ -134,7 +134,7 @@ static int group_cpus(const struct cpt_topo *t, int *out, bool by_core)
 	assert_non_null(grp);
 	assert_non_null(rank);
 	for (c = 0; c < t->nr_cpus; c++) {
-		const struct cpt_cpu *cpu = &t->cpu[c];
+		const struct cplan_cpu *cpu = &t->cpu[c];
 
 		out[c] = -1;
 		if (!cpu->online)
@@ -144,7 +144,7 @@ static int group_cpus(const struct cpt_topo *t, int *out, bool by_core)
 			v[n].key2 = 0;
 		} else {
 			v[n].key1 = cpu->node;
-			v[n].key2 = cpu->llc;	/* CPT_NONE: one per node */
+			v[n].key2 = cpu->llc;	/* CPLAN_NONE: one per node */
 		}
 		v[n].cpu = c;
 		n++;
@@ -174,7 +174,7 @@ static int group_cpus(const struct cpt_topo *t, int *out, bool by_core)
 	return ng;
 }
 
-void tinfo_init(struct tinfo *ti, const struct cpt_topo *t)
+void tinfo_init(struct tinfo *ti, const struct cplan_topo *t)
 {
 	bool *has = calloc(t->nr_nodes + 1, sizeof(*has));
 	int c, n;
@@ -215,7 +215,7 @@ void tinfo_free(struct tinfo *ti)
 	memset(ti, 0, sizeof(*ti));
 }
 
-int expected_default_count(const struct cpt_topo *t)
+int expected_default_count(const struct cplan_topo *t)
 {
 	struct tinfo ti;
 	int p;
@@ -231,8 +231,8 @@ int expected_default_count(const struct cpt_topo *t)
 			p = ti.nr_cpu_nodes;
 		if (p > ti.nr_cores)
 			p = ti.nr_cores;
-		if (p > CPT_DEFAULT_MAX)
-			p = CPT_DEFAULT_MAX;
+		if (p > CPLAN_DEFAULT_MAX)
+			p = CPLAN_DEFAULT_MAX;
 	}
 	tinfo_free(&ti);
 	return p;
@@ -240,7 +240,7 @@ int expected_default_count(const struct cpt_topo *t)
 
 /* ---- rendering ---------------------------------------------------------- */
 
-char *render_table(const struct cpt_table *tb)
+char *render_table(const struct cplan_table *tb)
 {
 	struct sbuf sb = { 0 };
 	int p, i;
@@ -255,7 +255,7 @@ char *render_table(const struct cpt_table *tb)
 	return sb.s;
 }
 
-char *render_distance(const struct cpt_table *tb)
+char *render_distance(const struct cplan_table *tb)
 {
 	struct sbuf sb = { 0 };
 	int p, q;
@@ -265,7 +265,7 @@ char *render_distance(const struct cpt_table *tb)
 		sb_printf(&sb, "%d\t:", p);
 		for (q = 0; q < tb->nr_parts; q++)
 			sb_printf(&sb, " %d:%d", q,
-				  cpt_table_distance(tb, p, q));
+				  cplan_table_distance(tb, p, q));
 		sb_printf(&sb, "\n");
 	}
 	return sb.s;
@@ -273,7 +273,7 @@ char *render_distance(const struct cpt_table *tb)
 
 /* ---- invariants --------------------------------------------------------- */
 
-bool part_has_node(const struct cpt_table *tb, int p, int n)
+bool part_has_node(const struct cplan_table *tb, int p, int n)
 {
 	int i;
 
@@ -283,7 +283,7 @@ bool part_has_node(const struct cpt_table *tb, int p, int n)
 	return false;
 }
 
-void check_structure(const struct cpt_topo *t, const struct cpt_table *tb)
+void check_structure(const struct cplan_topo *t, const struct cplan_table *tb)
 {
 	int P = tb->nr_parts, N = t->nr_nodes;
 	bool *seen_core, *seen_node, *pn;
@@ -330,11 +330,11 @@ void check_structure(const struct cpt_topo *t, const struct cpt_table *tb)
 	for (c = 0; c < t->nr_cpus; c++) {
 		p = tb->cpu_part[c];
 		if (!t->cpu[c].online) {
-			CHECK(p == CPT_NONE, "offline CPU %d in partition %d",
+			CHECK(p == CPLAN_NONE, "offline CPU %d in partition %d",
 			      c, p);
 			continue;
 		}
-		if (p == CPT_NONE)
+		if (p == CPLAN_NONE)
 			continue;
 		CHECK(p >= 0 && p < P, "cpu_part[%d] = %d", c, p);
 		placed++;
@@ -378,9 +378,9 @@ void check_structure(const struct cpt_topo *t, const struct cpt_table *tb)
 		      tb->part_node_first[p], j - tb->part_node_first[p]);
 	}
 	for (n = 0; n < N; n++) {
-		int lowest = CPT_NONE;
+		int lowest = CPLAN_NONE;
 
-		for (p = 0; p < P && lowest == CPT_NONE; p++)
+		for (p = 0; p < P && lowest == CPLAN_NONE; p++)
 			if (pn[(size_t)p * N + n])
 				lowest = p;
 		CHECK(tb->node_part[n] == lowest, "node_part[%d] = %d, expected %d",
@@ -421,8 +421,8 @@ void check_structure(const struct cpt_topo *t, const struct cpt_table *tb)
 						if (t->distance[n * N + m] > d)
 							d = t->distance[n * N + m];
 					}
-				i = cpt_table_distance(tb, p, q);
-				CHECK(i == d, "cpt_table_distance(%d, %d) = %d, "
+				i = cplan_table_distance(tb, p, q);
+				CHECK(i == d, "cplan_table_distance(%d, %d) = %d, "
 				      "largest node distance is %d", p, q, i, d);
 			}
 		}
@@ -477,7 +477,7 @@ struct tindex {
 	int *dom_start, *dom_core;	/* cores of domain d, in core order */
 };
 
-static void tindex_init(struct tindex *x, const struct cpt_topo *t,
+static void tindex_init(struct tindex *x, const struct cplan_topo *t,
 			const struct tinfo *ti)
 {
 	int *fill = calloc(ti->nr_cores + ti->nr_doms + 2, sizeof(int));
@@ -527,7 +527,7 @@ static void tindex_free(struct tindex *x)
 }
 
 /* Partition of core @o when all its threads are together, else -2. */
-static int core_part(const struct cpt_table *tb, const struct tindex *x,
+static int core_part(const struct cplan_table *tb, const struct tindex *x,
 		     int o)
 {
 	int i, p = tb->cpu_part[x->core_cpu[x->core_start[o]]];
@@ -538,8 +538,8 @@ static int core_part(const struct cpt_table *tb, const struct tindex *x,
 	return p;
 }
 
-void check_default_layout(const struct cpt_topo *t,
-			  const struct cpt_table *tb, int P)
+void check_default_layout(const struct cplan_topo *t,
+			  const struct cplan_table *tb, int P)
 {
 	struct tinfo ti;
 	struct tindex x;
@@ -553,18 +553,18 @@ void check_default_layout(const struct cpt_topo *t,
 	      P);
 	for (c = 0; c < t->nr_cpus; c++)
 		if (t->cpu[c].online)
-			CHECK(tb->cpu_part[c] != CPT_NONE,
+			CHECK(tb->cpu_part[c] != CPLAN_NONE,
 			      "online CPU %d in no partition", c);
 	CHECK(tb->nr_placed_cpus == ti.nr_online,
 	      "%d CPUs placed, %d online", tb->nr_placed_cpus, ti.nr_online);
-	CHECK(!(tb->warnings & CPT_WARN_NPART_IGNORED),
+	CHECK(!(tb->warnings & CPLAN_WARN_NPART_IGNORED),
 	      "NPART_IGNORED set without a pattern (warnings %#x)",
 	      tb->warnings);
 	if (P > ti.nr_cores)
-		CHECK(tb->warnings & CPT_WARN_SPLIT_CORES,
+		CHECK(tb->warnings & CPLAN_WARN_SPLIT_CORES,
 		      "P %d > %d cores but no SPLIT_CORES", P, ti.nr_cores);
 	else
-		CHECK(!(tb->warnings & CPT_WARN_SPLIT_CORES),
+		CHECK(!(tb->warnings & CPLAN_WARN_SPLIT_CORES),
 		      "P %d <= %d cores but SPLIT_CORES set", P, ti.nr_cores);
 
 	/* siblings together when P <= cores */
@@ -743,18 +743,18 @@ out:
 	tinfo_free(&ti);
 }
 
-struct cpt_table *plan_ok(const struct cpt_topo *t, int np,
+struct cplan_table *plan_ok(const struct cplan_topo *t, int np,
 			  const char *pattern)
 {
-	struct cpt_table *tb = NULL;
-	struct cpt_err err;
+	struct cplan_table *tb = NULL;
+	struct cplan_err err;
 	int rc;
 
 	memset(&err, 0, sizeof(err));
-	rc = cpt_plan(t, np, pattern, &tb, &err);
-	CHECK(rc == 0, "cpt_plan(np %d, \"%s\") = %d (%s)", np,
+	rc = cplan_make(t, np, pattern, &tb, &err);
+	CHECK(rc == 0, "cplan_make(np %d, \"%s\") = %d (%s)", np,
 	      pattern ? pattern : "(null)", rc, err.msg);
-	CHECK(tb != NULL, "cpt_plan returned 0 but no table");
+	CHECK(tb != NULL, "cplan_make returned 0 but no table");
 	check_structure(t, tb);
 	return tb;
 }
@@ -776,7 +776,7 @@ static void diff_fail(const char *what, const char *got, const char *exp)
 	      "\"%s\"", what, i, a, b);
 }
 
-void assert_parts(const struct cpt_table *tb, const char *expected)
+void assert_parts(const struct cplan_table *tb, const char *expected)
 {
 	char *got = render_table(tb);
 
@@ -839,7 +839,7 @@ static bool token_in(const char *alts, const char *s, size_t len,
 }
 
 /* The quoted token of a cpu_pattern message, or NULL. */
-const char *err_token(const struct cpt_err *err, size_t *len)
+const char *err_token(const struct cplan_err *err, size_t *len)
 {
 	char at[64];
 	const char *p;
@@ -876,17 +876,17 @@ const char *esc(const char *s, char *buf, size_t size)
 	return buf;
 }
 
-void expect_error(const struct cpt_topo *t, const struct perr *e)
+void expect_error(const struct cplan_topo *t, const struct perr *e)
 {
-	struct cpt_table *tb = NULL;
-	struct cpt_err err;
+	struct cplan_table *tb = NULL;
+	struct cplan_err err;
 	char shown[80];
 	size_t mlen;
 	int rc;
 
 	esc(e->pattern, shown, sizeof(shown));
 	memset(&err, 0x5a, sizeof(err));
-	rc = cpt_plan(t, e->np, e->pattern, &tb, &err);
+	rc = cplan_make(t, e->np, e->pattern, &tb, &err);
 	CHECK(rc == e->err, "pattern \"%s\" np %d: returned %d, expected %d "
 	      "(msg \"%.200s\")", shown, e->np, rc, e->err,
 	      rc ? err.msg : "");
@@ -956,7 +956,7 @@ void expect_error(const struct cpt_topo *t, const struct perr *e)
 
 	/* the same with a NULL err pointer */
 	tb = NULL;
-	rc = cpt_plan(t, e->np, e->pattern, &tb, NULL);
+	rc = cplan_make(t, e->np, e->pattern, &tb, NULL);
 	CHECK(rc == e->err, "pattern \"%s\" with NULL err: returned %d",
 	      shown, rc);
 	CHECK(tb == NULL, "pattern \"%s\" with NULL err: stored a table",

@@ -15,7 +15,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 
 /* Run only the tests matching $CMOCKA_TEST_FILTER (a glob), when set. */
 void unit_filter(void);
@@ -60,43 +60,43 @@ struct tinfo {
 	int *core_threads;	/* per ordinal: online CPUs */
 	int *dom_node;		/* per domain: its node */
 };
-void tinfo_init(struct tinfo *ti, const struct cpt_topo *t);
+void tinfo_init(struct tinfo *ti, const struct cplan_topo *t);
 void tinfo_free(struct tinfo *ti);
 
 /* The default count of doc/planner.md, over all online CPUs. */
-int expected_default_count(const struct cpt_topo *t);
+int expected_default_count(const struct cplan_topo *t);
 
 /* The table as "%d\t:" " %d"... "\n", rendered by the test itself from
  * part_first/part_cpu (not by the formatter under test).  Free it. */
-char *render_table(const struct cpt_table *tb);
-char *render_distance(const struct cpt_table *tb);
+char *render_table(const struct cplan_table *tb);
+char *render_distance(const struct cplan_table *tb);
 
 /* Whether partition @p holds node @n (from part_node_first/part_node). */
-bool part_has_node(const struct cpt_table *tb, int p, int n);
+bool part_has_node(const struct cplan_table *tb, int p, int n);
 
 /* Invariants that hold for every table: structure, cpu_part/part_cpu,
  * ascending CPUs, offline CPUs never placed, counters, part_node/node_part,
- * node_distance, cpt_table_distance() = largest node distance. */
-void check_structure(const struct cpt_topo *t, const struct cpt_table *tb);
+ * node_distance, cplan_table_distance() = largest node distance. */
+void check_structure(const struct cplan_topo *t, const struct cplan_table *tb);
 
 /* Invariants of the default placement with @P partitions over all online
  * CPUs: everything placed, siblings together when P <= cores, no partition
  * spanning nodes when P >= CPU-bearing nodes, numbering by node / L3 domain /
  * core order, balanced runs, whole nodes grouped when P < nodes, warnings. */
-void check_default_layout(const struct cpt_topo *t,
-			  const struct cpt_table *tb, int P);
+void check_default_layout(const struct cplan_topo *t,
+			  const struct cplan_table *tb, int P);
 
-/* cpt_plan() that must succeed; checks the structure and returns the table. */
-/* cpt_yield() calls so far (CPT_COUNT_YIELDS). */
-extern unsigned long cpt_yields;
+/* cplan_make() that must succeed; checks the structure and returns the table. */
+/* cplan_yield() calls so far (CPLAN_COUNT_YIELDS). */
+extern unsigned long cplan_yields;
 
-struct cpt_table *plan_ok(const struct cpt_topo *t, int np,
+struct cplan_table *plan_ok(const struct cplan_topo *t, int np,
 			  const char *pattern);
 
 /* The partitions of @tb must be exactly @expected (table text format). */
-void assert_parts(const struct cpt_table *tb, const char *expected);
+void assert_parts(const struct cplan_table *tb, const char *expected);
 
-/* One failing cpt_plan() call. */
+/* One failing cplan_make() call. */
 #define OFF_ANY	(-100)
 struct perr {
 	const char *pattern;
@@ -106,9 +106,9 @@ struct perr {
 	const char *tokens;	/* '|'-separated exact tokens, or NULL */
 	const char *problems;	/* '|'-separated substrings (any case), or NULL */
 };
-void expect_error(const struct cpt_topo *t, const struct perr *e);
+void expect_error(const struct cplan_topo *t, const struct perr *e);
 
 /* The text quoted in "... at offset <o> ('<token>')", or NULL. */
-const char *err_token(const struct cpt_err *err, size_t *len);
+const char *err_token(const struct cplan_err *err, size_t *len);
 
 #endif /* UNIT_HELPERS_H */

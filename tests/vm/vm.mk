@@ -22,10 +22,6 @@
 
 VM_RUN		 = scripts/vm-run
 KO_OUT		 = build/ko
-# What Kbuild needs, copied per release (Kbuild writes its objects in M=).
-KO_SRC		 = Kbuild Makefile $(wildcard cpt/*.c cpt/*.h include/*.h) \
-		   $(wildcard tests/modules/Kbuild tests/modules/Makefile \
-			      tests/modules/*.c tests/modules/*.h)
 # 6.1 / 6.1-rt / 6.12 aliases to releases.
 vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_612),$(if $(filter 6.1-rt,$(1)),$(KREL_61RT),$(1))))
 # Single-quote a make variable's value for the shell.
@@ -47,37 +43,22 @@ ko:
 		$(KO_OUT)/$(call vm_rel,$(KREL))/fault/.built
 
 # The stamp depends on every source: no change, no Kbuild run at all.
-# Sources are copied only when their content differs, so Kbuild's own
-# dependency tracking rebuilds just what changed; removed ones are removed.
-$(KO_OUT)/%/.built: $(KO_SRC)
+# stage-tree copies only what changed, so Kbuild's own dependency tracking
+# rebuilds just that.
+$(KO_OUT)/%/.built: $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@test -d /usr/src/linux-headers-$* || { echo "make ko: /usr/src/linux-headers-$* missing: run scripts/install-deps" >&2; exit 1; }
-	@mkdir -p $(@D)
-	@set -e; d=$(@D); \
-	for f in $(KO_SRC); do \
-		mkdir -p $$d/$$(dirname $$f); \
-		cmp -s $$f $$d/$$f || cp $$f $$d/$$f; \
-	done; \
-	for f in $$(cd $$d && find Kbuild Makefile cpt include tests -type f \
-			\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
-			! -name '*.mod.c' 2>/dev/null); do \
-		[ -e $$f ] || rm -f $$d/$$f; \
-	done
+	@$(STAGE) $(@D) $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "  KO      $(@D) (linux-headers-$*)"
 	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
-		$(if $(wildcard tests/modules/Kbuild tests/modules/Makefile),CPT_TEST_MODULES=m) \
+		$(if $(STAGE_TESTMODS),CPT_TEST_MODULES=m) \
 		modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
 	@touch $@
 
-# The test build of cpt.ko (cpt/cpt_fault.h), without the test modules:
+# The test build of cpt.ko (cpt/linux/fault.h), without the test modules:
 # build/ko/RELEASE/fault/cpt.ko, which vm-run puts in the guest's /cpt/fault.
-KO_FAULT_SRC	 = Kbuild $(wildcard cpt/*.c cpt/*.h include/*.h)
-$(KO_OUT)/%/fault/.built: $(KO_FAULT_SRC)
-	@mkdir -p $(@D)
-	@set -e; for f in $(KO_FAULT_SRC); do \
-		mkdir -p $(@D)/$$(dirname $$f); \
-		cmp -s $$f $(@D)/$$f || cp $$f $(@D)/$$f; \
-	done
+$(KO_OUT)/%/fault/.built: $(STAGE_MODULE)
+	@$(STAGE) $(@D) $(STAGE_MODULE)
 	@echo "  KO      $(@D) (linux-headers-$*, CPT_FAULT_INJECT=y)"
 	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
 		CPT_FAULT_INJECT=y modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \

@@ -14,8 +14,6 @@ KBUILD_RELEASES	?= $(or $(KREL_61),missing-release-6.1) \
 		   $(or $(KREL_61RT),missing-release-6.1-rt) \
 		   $(or $(KREL_612),missing-release-6.12)
 KBUILD_OUT	 = build/kbuild
-KBUILD_SRC	 = Kbuild Makefile $(wildcard cpt/*.c cpt/*.h include/*.h) \
-		   tests/modules/Kbuild $(wildcard tests/modules/*.c)
 KBUILD_TESTS	 = $(addprefix test-kbuild-,$(KBUILD_RELEASES))
 
 .PHONY: $(KBUILD_TESTS)
@@ -28,8 +26,8 @@ test-kbuild: $(KBUILD_TESTS)
 $(KBUILD_TESTS): test-kbuild-%:
 	@test -d /usr/src/linux-headers-$* || { echo "test-kbuild: /usr/src/linux-headers-$* missing: run scripts/install-deps" >&2; exit 1; }
 	@command -v sparse >/dev/null || { echo "test-kbuild: sparse not installed (C=1): run scripts/install-deps" >&2; exit 1; }
-	@rm -rf $(KBUILD_OUT)/$* && mkdir -p $(KBUILD_OUT)/$*
-	@tar cf - $(KBUILD_SRC) | tar xf - -C $(KBUILD_OUT)/$*
+	@rm -rf $(KBUILD_OUT)/$*
+	@$(STAGE) $(KBUILD_OUT)/$* $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "test-kbuild: $* (W=1 C=1)"
 	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* \
 		M=$(CURDIR)/$(KBUILD_OUT)/$* W=1 C=1 CPT_TEST_MODULES=m \

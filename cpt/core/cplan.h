@@ -2,33 +2,33 @@
 /*
  * cpt core: topology model, partition planner, cpu_pattern parser and the
  * /proc text formatter.  Portable C shared by the kernel module and the
- * userspace tool (cpt-plan) and tests; see include/cpt_shim.h.
+ * userspace tool (cpt-plan) and tests; see cpt/core/cplan_shim.h.
  */
-#ifndef CPT_CORE_H
-#define CPT_CORE_H
+#ifndef CPLAN_H
+#define CPLAN_H
 
-#include "cpt_shim.h"
+#include "cplan_shim.h"
 
-#define CPT_PATTERN_MAX		4096	/* bytes, without the terminating NUL */
+#define CPLAN_PATTERN_MAX		4096	/* bytes, without the terminating NUL */
 /*
  * Partitions of a table, at most: Lustre's LNET_CPT_MAX.  The distance
  * file grows as the square of the count (0.5 MB at 256 partitions), and
  * the automatic count stops here too.
  */
-#define CPT_PARTS_MAX		256
-#define CPT_DEFAULT_MAX		CPT_PARTS_MAX	/* cap of the automatic count */
-#define CPT_NONE		(-1)	/* "no partition", "unknown L3" */
-#define CPT_LOCAL_DISTANCE	10
-#define CPT_REMOTE_DISTANCE	20
+#define CPLAN_PARTS_MAX		256
+#define CPLAN_DEFAULT_MAX		CPLAN_PARTS_MAX	/* cap of the automatic count */
+#define CPLAN_NONE		(-1)	/* "no partition", "unknown L3" */
+#define CPLAN_LOCAL_DISTANCE	10
+#define CPLAN_REMOTE_DISTANCE	20
 
 /*
  * One possible CPU.  @core, @package and @llc are opaque keys: CPUs with the
  * same @core are SMT siblings; CPUs with the same @llc (and node) share an L3.
  * Keys are arbitrary non-negative ints (an APIC-derived id, a CPU id...);
- * @llc may be CPT_NONE when unknown, which means one L3 domain per node.
+ * @llc may be CPLAN_NONE when unknown, which means one L3 domain per node.
  * Fields of offline CPUs are ignored.
  */
-struct cpt_cpu {
+struct cplan_cpu {
 	int core;
 	int package;
 	int node;
@@ -42,17 +42,17 @@ struct cpt_cpu {
  * as node_distance(a, b).  A node is usable when @node_online says so; it may
  * have no CPU (memory-only node).
  */
-struct cpt_topo {
+struct cplan_topo {
 	int nr_cpus;
 	int nr_nodes;
-	struct cpt_cpu *cpu;
+	struct cplan_cpu *cpu;
 	bool *node_online;
 	int *distance;
 };
 
-/* Flags in struct cpt_table.warnings, for the caller to report. */
-#define CPT_WARN_SPLIT_CORES	0x1	/* more partitions than cores */
-#define CPT_WARN_NPART_IGNORED	0x2	/* the pattern fixed the count */
+/* Flags in struct cplan_table.warnings, for the caller to report. */
+#define CPLAN_WARN_SPLIT_CORES	0x1	/* more partitions than cores */
+#define CPLAN_WARN_NPART_IGNORED	0x2	/* the pattern fixed the count */
 
 /*
  * The partition table.  Partition p holds the CPUs
@@ -60,18 +60,18 @@ struct cpt_topo {
  * keeps its partition while it is offline, and only cpu_online[c] CPUs are
  * listed in /proc or counted in nr_placed_cpus) and the nodes
  * part_node[part_node_first[p] .. part_node_first[p + 1] - 1], both in
- * ascending order.  cpu_part[c] is the partition of CPU c or CPT_NONE;
- * node_part[n] is the lowest partition that holds node n or CPT_NONE.
+ * ascending order.  cpu_part[c] is the partition of CPU c or CPLAN_NONE;
+ * node_part[n] is the lowest partition that holds node n or CPLAN_NONE.
  * cpu_barred[c] marks CPUs that the pattern keeps out of every partition,
  * also when they come online; cpu_node[c] is the node a member was last
  * seen online on.  A table made by hand may leave cpu_online NULL: every
  * member is then listed.
  * node_distance is a copy of the topology's nr_nodes x nr_nodes matrix; the
- * distance of two partitions (cpt_table_distance()) is computed from it on
+ * distance of two partitions (cplan_table_distance()) is computed from it on
  * demand, because a matrix per partition pair would not scale to thousands
  * of partitions.
  */
-struct cpt_table {
+struct cplan_table {
 	int nr_parts;
 	int nr_cpus;
 	int nr_nodes;
@@ -97,43 +97,43 @@ struct cpt_table {
 };
 
 /* Why a plan failed: a one-line message and the pattern offset, or -1. */
-struct cpt_err {
+struct cplan_err {
 	int offset;
 	char msg[200];
 };
 
 /* Allocate a topology with every CPU offline, every node offline, distances
  * 10 on the diagonal and 20 elsewhere.  NULL when out of memory. */
-struct cpt_topo *cpt_topo_alloc(int nr_cpus, int nr_nodes);
-void cpt_topo_free(struct cpt_topo *topo);
+struct cplan_topo *cplan_topo_alloc(int nr_cpus, int nr_nodes);
+void cplan_topo_free(struct cplan_topo *topo);
 
 /*
  * Plan the partition table of @topo for @npartitions (0: automatic) and
  * @pattern (NULL or blank: the default layout).  On success returns 0 and
- * stores a table to free with cpt_table_free().  On failure returns a
+ * stores a table to free with cplan_table_free().  On failure returns a
  * negative errno, stores no table and fills @err (which may be NULL):
  *   -EINVAL  malformed pattern, or a partition left without CPUs
  *   -ERANGE  npartitions negative or above the online CPU count, more
- *            than CPT_PARTS_MAX partitions, number overflow in the pattern
+ *            than CPLAN_PARTS_MAX partitions, number overflow in the pattern
  *   -ENODEV  the pattern names a CPU, core or node that does not exist or
  *            is offline
- *   -E2BIG   pattern longer than CPT_PATTERN_MAX
+ *   -E2BIG   pattern longer than CPLAN_PATTERN_MAX
  *   -ENOMEM
  */
-int cpt_plan(const struct cpt_topo *topo, int npartitions,
-	     const char *pattern, struct cpt_table **tablep,
-	     struct cpt_err *err);
-void cpt_table_free(struct cpt_table *table);
+int cplan_make(const struct cplan_topo *topo, int npartitions,
+	     const char *pattern, struct cplan_table **tablep,
+	     struct cplan_err *err);
+void cplan_table_free(struct cplan_table *table);
 
 /*
  * Whether two tables of one machine are the same in everything but their
  * warnings: partitions, CPUs online, and what the pattern keeps out (which
  * decides where CPUs go when they come online).
  */
-bool cpt_table_equal(const struct cpt_table *a, const struct cpt_table *b);
+bool cplan_table_equal(const struct cplan_table *a, const struct cplan_table *b);
 
 /* The largest node distance between partitions @a and @b (both valid). */
-int cpt_table_distance(const struct cpt_table *table, int a, int b);
+int cplan_table_distance(const struct cplan_table *table, int a, int b);
 
 /*
  * Follow CPU hotplug: a new table for the CPUs online in @topo, with the
@@ -143,10 +143,10 @@ int cpt_table_distance(const struct cpt_table *table, int a, int b);
  * of its L3 domain, else of its node, with the fewest online CPUs; else that
  * of the nearest node.  CPUs barred by the pattern stay out.  Returns 0 or a
  * negative errno (-ENOMEM, -EINVAL when @topo does not match @old) and fills
- * @err like cpt_plan().
+ * @err like cplan_make().
  */
-int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
-		     struct cpt_table **tablep, struct cpt_err *err);
+int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *topo,
+		     struct cplan_table **tablep, struct cplan_err *err);
 
 /*
  * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per online
@@ -155,8 +155,8 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
  * per partition).  Like snprintf: writes at most @size bytes including a
  * NUL (nothing when @size is 0) and returns the full length, without NUL.
  */
-size_t cpt_format_table(const struct cpt_table *table, char *buf, size_t size);
-size_t cpt_format_distance(const struct cpt_table *table, char *buf,
+size_t cplan_format_table(const struct cplan_table *table, char *buf, size_t size);
+size_t cplan_format_distance(const struct cplan_table *table, char *buf,
 			   size_t size);
 
-#endif /* CPT_CORE_H */
+#endif /* CPLAN_H */

@@ -10,15 +10,15 @@
  * there are at least as many partitions as nodes, of a single node.  Only
  * when asked for more partitions than there are cores are siblings split.
  */
-#include "core_internal.h"
+#include "cplan_internal.h"
 
 /* The machine as the planner sees it: online CPUs grouped into cores and
  * L3 domains, each numbered by its lowest CPU id. */
 struct plan {
-	const struct cpt_topo *topo;
-	const struct cpt_pattern *pat;
+	const struct cplan_topo *topo;
+	const struct cplan_pattern *pat;
 	const char *text;
-	struct cpt_err *err;
+	struct cplan_err *err;
 
 	int nr_cores;
 	int *cpu_core;		/* [nr_cpus] core ordinal, or -1 if offline */
@@ -50,8 +50,8 @@ struct plan {
 };
 
 #define plan_error(pl, error, offset, ...)				\
-	(cpt_snprintf((pl)->what, sizeof((pl)->what), __VA_ARGS__),	\
-	 cpt_fail((pl)->err, (error), (pl)->text, (offset), (pl)->what))
+	(cplan_snprintf((pl)->what, sizeof((pl)->what), __VA_ARGS__),	\
+	 cplan_fail((pl)->err, (error), (pl)->text, (offset), (pl)->what))
 
 static bool plan_cpu_active(const struct plan *pl, int cpu)
 {
@@ -107,8 +107,8 @@ static void sort_by_key(const long long *key, int *idx, int n)
  */
 static int rank_keys(const long long *key, int n, int *rank)
 {
-	int *idx = cpt_calloc(n, sizeof(int));
-	int *first = cpt_calloc(n, sizeof(int));
+	int *idx = cplan_calloc(n, sizeof(int));
+	int *first = cplan_calloc(n, sizeof(int));
 	int i, groups = 0, ranks = 0;
 
 	if (!idx || !first) {
@@ -131,8 +131,8 @@ static int rank_keys(const long long *key, int n, int *rank)
 		rank[i] = first[rank[i]];
 	}
 out:
-	cpt_free(idx);
-	cpt_free(first);
+	cplan_free(idx);
+	cplan_free(first);
 	return ranks;
 }
 
@@ -161,9 +161,9 @@ static void count_buckets(const int *of, int n, int nr, int *first)
  * (by node and L3 key; an unknown key gives one domain per node). */
 static int rank_cpus(struct plan *pl, const int *online, int n)
 {
-	const struct cpt_topo *topo = pl->topo;
-	long long *key = cpt_calloc(n, sizeof(long long));
-	int *rank = cpt_calloc(n, sizeof(int));
+	const struct cplan_topo *topo = pl->topo;
+	long long *key = cplan_calloc(n, sizeof(long long));
+	int *rank = cplan_calloc(n, sizeof(int));
 	int i, ret = -ENOMEM;
 
 	if (!key || !rank)
@@ -186,34 +186,34 @@ static int rank_cpus(struct plan *pl, const int *online, int n)
 		pl->cpu_dom[online[i]] = rank[i];
 	ret = 0;
 out:
-	cpt_free(key);
-	cpt_free(rank);
+	cplan_free(key);
+	cplan_free(rank);
 	return ret;
 }
 
 static int alloc_view(struct plan *pl)
 {
-	const struct cpt_topo *topo = pl->topo;
+	const struct cplan_topo *topo = pl->topo;
 	int nc = pl->nr_cores, nd = pl->nr_doms, nn = topo->nr_nodes;
 	/* Siblings with different L3 keys make more domains than cores. */
 	int scratch = (nc > nn ? nc : nn) + (nd > nc ? nd : 0) + 1;
 
-	pl->core_first = cpt_calloc(nc + 1, sizeof(int));
-	pl->core_cpu = cpt_calloc(topo->nr_cpus, sizeof(int));
-	pl->core_dom = cpt_calloc(nc, sizeof(int));
-	pl->core_active = cpt_calloc(nc, sizeof(int));
-	pl->dom_node = cpt_calloc(nd, sizeof(int));
-	pl->dom_first = cpt_calloc(nd + 1, sizeof(int));
-	pl->dom_core = cpt_calloc(nc, sizeof(int));
-	pl->node_first = cpt_calloc(nn + 1, sizeof(int));
-	pl->node_dom = cpt_calloc(nd, sizeof(int));
-	pl->node_cores = cpt_calloc(nn, sizeof(int));
-	pl->node_cpus = cpt_calloc(nn, sizeof(int));
-	pl->node_share = cpt_calloc(nn, sizeof(int));
-	pl->dom_share = cpt_calloc(nd, sizeof(int));
-	pl->core_share = cpt_calloc(nc, sizeof(int));
-	pl->weight = cpt_calloc(scratch, sizeof(int));
-	pl->cap = cpt_calloc(scratch, sizeof(int));
+	pl->core_first = cplan_calloc(nc + 1, sizeof(int));
+	pl->core_cpu = cplan_calloc(topo->nr_cpus, sizeof(int));
+	pl->core_dom = cplan_calloc(nc, sizeof(int));
+	pl->core_active = cplan_calloc(nc, sizeof(int));
+	pl->dom_node = cplan_calloc(nd, sizeof(int));
+	pl->dom_first = cplan_calloc(nd + 1, sizeof(int));
+	pl->dom_core = cplan_calloc(nc, sizeof(int));
+	pl->node_first = cplan_calloc(nn + 1, sizeof(int));
+	pl->node_dom = cplan_calloc(nd, sizeof(int));
+	pl->node_cores = cplan_calloc(nn, sizeof(int));
+	pl->node_cpus = cplan_calloc(nn, sizeof(int));
+	pl->node_share = cplan_calloc(nn, sizeof(int));
+	pl->dom_share = cplan_calloc(nd, sizeof(int));
+	pl->core_share = cplan_calloc(nc, sizeof(int));
+	pl->weight = cplan_calloc(scratch, sizeof(int));
+	pl->cap = cplan_calloc(scratch, sizeof(int));
 	if (!pl->core_first || !pl->core_cpu || !pl->core_dom ||
 	    !pl->core_active || !pl->dom_node || !pl->dom_first ||
 	    !pl->dom_core || !pl->node_first || !pl->node_dom ||
@@ -225,32 +225,32 @@ static int alloc_view(struct plan *pl)
 
 static void free_view(struct plan *pl)
 {
-	cpt_free(pl->cpu_core);
-	cpt_free(pl->cpu_dom);
-	cpt_free(pl->core_first);
-	cpt_free(pl->core_cpu);
-	cpt_free(pl->core_dom);
-	cpt_free(pl->core_active);
-	cpt_free(pl->dom_node);
-	cpt_free(pl->dom_first);
-	cpt_free(pl->dom_core);
-	cpt_free(pl->node_first);
-	cpt_free(pl->node_dom);
-	cpt_free(pl->node_cores);
-	cpt_free(pl->node_cpus);
-	cpt_free(pl->node_share);
-	cpt_free(pl->dom_share);
-	cpt_free(pl->core_share);
-	cpt_free(pl->weight);
-	cpt_free(pl->cap);
-	cpt_free(pl->cpu_part);
+	cplan_free(pl->cpu_core);
+	cplan_free(pl->cpu_dom);
+	cplan_free(pl->core_first);
+	cplan_free(pl->core_cpu);
+	cplan_free(pl->core_dom);
+	cplan_free(pl->core_active);
+	cplan_free(pl->dom_node);
+	cplan_free(pl->dom_first);
+	cplan_free(pl->dom_core);
+	cplan_free(pl->node_first);
+	cplan_free(pl->node_dom);
+	cplan_free(pl->node_cores);
+	cplan_free(pl->node_cpus);
+	cplan_free(pl->node_share);
+	cplan_free(pl->dom_share);
+	cplan_free(pl->core_share);
+	cplan_free(pl->weight);
+	cplan_free(pl->cap);
+	cplan_free(pl->cpu_part);
 }
 
 /* Lists of cores by domain and domains by node, active ones only.  A
  * core's L3 domain is that of its lowest CPU. */
 static void link_view(struct plan *pl)
 {
-	const struct cpt_topo *topo = pl->topo;
+	const struct cplan_topo *topo = pl->topo;
 	int nn = topo->nr_nodes, nc = pl->nr_cores, nd = pl->nr_doms;
 	int *fill = pl->weight, cpu, c, d, i;	/* scratch: any count + 1 */
 
@@ -309,13 +309,13 @@ static void link_view(struct plan *pl)
 
 static int build_view(struct plan *pl)
 {
-	const struct cpt_topo *topo = pl->topo;
+	const struct cplan_topo *topo = pl->topo;
 	int *online, n = 0, cpu, ret;
 
-	pl->cpu_core = cpt_calloc(topo->nr_cpus, sizeof(int));
-	pl->cpu_dom = cpt_calloc(topo->nr_cpus, sizeof(int));
-	pl->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
-	online = cpt_calloc(topo->nr_cpus, sizeof(int));
+	pl->cpu_core = cplan_calloc(topo->nr_cpus, sizeof(int));
+	pl->cpu_dom = cplan_calloc(topo->nr_cpus, sizeof(int));
+	pl->cpu_part = cplan_calloc(topo->nr_cpus, sizeof(int));
+	online = cplan_calloc(topo->nr_cpus, sizeof(int));
 	if (!pl->cpu_core || !pl->cpu_dom || !pl->cpu_part || !online) {
 		ret = -ENOMEM;
 		goto out;
@@ -323,7 +323,7 @@ static int build_view(struct plan *pl)
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		pl->cpu_core[cpu] = -1;
 		pl->cpu_dom[cpu] = -1;
-		pl->cpu_part[cpu] = CPT_NONE;
+		pl->cpu_part[cpu] = CPLAN_NONE;
 		if (topo->cpu[cpu].online)
 			online[n++] = cpu;
 	}
@@ -334,7 +334,7 @@ static int build_view(struct plan *pl)
 	if (!ret)
 		link_view(pl);
 out:
-	cpt_free(online);
+	cplan_free(online);
 	return ret;
 }
 
@@ -481,7 +481,7 @@ static void place_node(struct plan *pl, int node, int q)
 
 
 /* Symmetric distance of two nodes: the larger of the two directions. */
-static int topo_node_distance(const struct cpt_topo *topo, int a, int b)
+static int topo_node_distance(const struct cplan_topo *topo, int a, int b)
 {
 	int d1 = topo->distance[a * topo->nr_nodes + b];
 	int d2 = topo->distance[b * topo->nr_nodes + a];
@@ -523,12 +523,12 @@ static void nearest_pair(const int *dist, const int *root, const int *cores,
  */
 static int group_nodes(struct plan *pl, int nparts)
 {
-	const struct cpt_topo *topo = pl->topo;
+	const struct cplan_topo *topo = pl->topo;
 	int nn = topo->nr_nodes, k = 0, alive, i, a, b, cpu;
-	int *node = cpt_calloc(nn, sizeof(int));
-	int *root = cpt_calloc(nn, sizeof(int));
-	int *cores = cpt_calloc(nn, sizeof(int));
-	int *part = cpt_calloc(nn, sizeof(int));
+	int *node = cplan_calloc(nn, sizeof(int));
+	int *root = cplan_calloc(nn, sizeof(int));
+	int *cores = cplan_calloc(nn, sizeof(int));
+	int *part = cplan_calloc(nn, sizeof(int));
 	int *dist = NULL;
 	int ret = -ENOMEM;
 
@@ -537,7 +537,7 @@ static int group_nodes(struct plan *pl, int nparts)
 	for (i = 0; i < nn; i++)
 		if (pl->node_cpus[i])
 			node[k++] = i;
-	dist = cpt_calloc((size_t)k * k, sizeof(int));
+	dist = cplan_calloc((size_t)k * k, sizeof(int));
 	if (!dist)
 		goto out;
 	for (a = 0; a < k; a++) {
@@ -548,7 +548,7 @@ static int group_nodes(struct plan *pl, int nparts)
 	}
 	/* k merges of O(k^2) each: 0.2 s for 1024 nodes, so yield. */
 	for (alive = k; alive > nparts; alive--) {
-		cpt_yield();
+		cplan_yield();
 		nearest_pair(dist, root, cores, k, &a, &b);
 		root[b] = a;
 		cores[a] += cores[b];
@@ -575,11 +575,11 @@ static int group_nodes(struct plan *pl, int nparts)
 	pl->nr_parts = nparts;
 	ret = 0;
 out:
-	cpt_free(node);
-	cpt_free(root);
-	cpt_free(cores);
-	cpt_free(part);
-	cpt_free(dist);
+	cplan_free(node);
+	cplan_free(root);
+	cplan_free(cores);
+	cplan_free(part);
+	cplan_free(dist);
 	return ret;
 }
 
@@ -602,7 +602,7 @@ static int default_count(const struct plan *pl)
 		n = pl->nr_active_nodes;
 	if (n > pl->nr_active_cores)
 		n = pl->nr_active_cores;
-	return n > CPT_DEFAULT_MAX ? CPT_DEFAULT_MAX : n;
+	return n > CPLAN_DEFAULT_MAX ? CPLAN_DEFAULT_MAX : n;
 }
 
 static int place_default(struct plan *pl, int nparts)
@@ -621,10 +621,10 @@ static int place_default(struct plan *pl, int nparts)
 				  nparts, pl->nr_active_cpus,
 				  pl->nr_active_cpus < pl->nr_online_cpus ?
 				  " left after X[...]" : "");
-	if (nparts > CPT_PARTS_MAX)
+	if (nparts > CPLAN_PARTS_MAX)
 		return plan_error(pl, -ERANGE, -1,
 				  "%d partitions are more than the %d cpt supports",
-				  nparts, CPT_PARTS_MAX);
+				  nparts, CPLAN_PARTS_MAX);
 	if (nparts < pl->nr_active_nodes) {
 		int ret = group_nodes(pl, nparts);
 
@@ -632,7 +632,7 @@ static int place_default(struct plan *pl, int nparts)
 	}
 	split = nparts > pl->nr_active_cores;
 	if (split)
-		pl->warnings |= CPT_WARN_SPLIT_CORES;
+		pl->warnings |= CPLAN_WARN_SPLIT_CORES;
 	for (i = 0; i < nn; i++) {
 		if (!pl->node_cpus[i])
 			continue;
@@ -651,7 +651,7 @@ static int place_default(struct plan *pl, int nparts)
 
 static void place_lists(struct plan *pl)
 {
-	const struct cpt_pattern *pat = pl->pat;
+	const struct cplan_pattern *pat = pl->pat;
 	int cpu;
 
 	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++) {
@@ -668,7 +668,7 @@ static void place_lists(struct plan *pl)
 /* C[LIST]: take whole cores out of every partition, after placement. */
 static int drop_cores(struct plan *pl)
 {
-	const struct cpt_pattern *pat = pl->pat;
+	const struct cplan_pattern *pat = pl->pat;
 	int k, i;
 
 	for (k = 0; k < pl->topo->nr_cpus; k++) {
@@ -679,15 +679,15 @@ static int drop_cores(struct plan *pl)
 					  "core %d does not exist (%d cores online)",
 					  k, pl->nr_cores);
 		for (i = pl->core_first[k]; i < pl->core_first[k + 1]; i++)
-			pl->cpu_part[pl->core_cpu[i]] = CPT_NONE;
+			pl->cpu_part[pl->core_cpu[i]] = CPLAN_NONE;
 	}
 	return 0;
 }
 
 static int check_nonempty(struct plan *pl)
 {
-	const struct cpt_pattern *pat = pl->pat;
-	int *count = cpt_calloc(pl->nr_parts, sizeof(int));
+	const struct cplan_pattern *pat = pl->pat;
+	int *count = cplan_calloc(pl->nr_parts, sizeof(int));
 	int cpu, p, ret = 0;
 
 	if (!count)
@@ -706,13 +706,13 @@ static int check_nonempty(struct plan *pl)
 					 "partition %d has no CPU left after C[...]",
 					 p);
 	}
-	cpt_free(count);
+	cplan_free(count);
 	return ret;
 }
 
 static int place(struct plan *pl, int npartitions)
 {
-	const struct cpt_pattern *pat = pl->pat;
+	const struct cplan_pattern *pat = pl->pat;
 	int ret = 0;
 
 	if (pat->nr_parts) {
@@ -726,7 +726,7 @@ static int place(struct plan *pl, int npartitions)
 		npartitions = 0;
 	}
 	if (npartitions)
-		pl->warnings |= CPT_WARN_NPART_IGNORED;
+		pl->warnings |= CPLAN_WARN_NPART_IGNORED;
 	if (!ret)
 		ret = drop_cores(pl);
 	if (!ret)
@@ -736,28 +736,28 @@ static int place(struct plan *pl, int npartitions)
 
 /* ---- the table ----------------------------------------------------------- */
 
-void cpt_table_free(struct cpt_table *table)
+void cplan_table_free(struct cplan_table *table)
 {
 	if (!table)
 		return;
-	cpt_free(table->cpu_part);
-	cpt_free(table->cpu_online);
-	cpt_free(table->cpu_barred);
-	cpt_free(table->cpu_core_barred);
-	cpt_free(table->node_barred);
-	cpt_free(table->cpu_node);
-	cpt_free(table->part_first);
-	cpt_free(table->part_cpu);
-	cpt_free(table->part_node_first);
-	cpt_free(table->part_node);
-	cpt_free(table->node_part);
-	cpt_free(table->node_distance);
-	cpt_free(table);
+	cplan_free(table->cpu_part);
+	cplan_free(table->cpu_online);
+	cplan_free(table->cpu_barred);
+	cplan_free(table->cpu_core_barred);
+	cplan_free(table->node_barred);
+	cplan_free(table->cpu_node);
+	cplan_free(table->part_first);
+	cplan_free(table->part_cpu);
+	cplan_free(table->part_node_first);
+	cplan_free(table->part_node);
+	cplan_free(table->node_part);
+	cplan_free(table->node_distance);
+	cplan_free(table);
 }
 
-static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
+static struct cplan_table *alloc_table(const struct cplan_topo *topo, int nparts)
 {
-	struct cpt_table *t = cpt_calloc(1, sizeof(*t));
+	struct cplan_table *t = cplan_calloc(1, sizeof(*t));
 	int nn = topo->nr_nodes, nc = topo->nr_cpus;
 
 	if (!t)
@@ -765,36 +765,36 @@ static struct cpt_table *alloc_table(const struct cpt_topo *topo, int nparts)
 	t->nr_parts = nparts;
 	t->nr_cpus = nc;
 	t->nr_nodes = nn;
-	t->cpu_part = cpt_calloc(nc, sizeof(int));
-	t->cpu_online = cpt_calloc(nc, sizeof(bool));
-	t->cpu_barred = cpt_calloc(nc, sizeof(bool));
-	t->cpu_core_barred = cpt_calloc(nc, sizeof(bool));
-	t->node_barred = cpt_calloc(nn, sizeof(bool));
-	t->cpu_node = cpt_calloc(nc, sizeof(int));
-	t->part_first = cpt_calloc(nparts + 1, sizeof(int));
-	t->part_cpu = cpt_calloc(nc, sizeof(int));
-	t->part_node_first = cpt_calloc(nparts + 1, sizeof(int));
-	t->part_node = cpt_calloc(nc, sizeof(int));
-	t->node_part = cpt_calloc(nn, sizeof(int));
-	t->node_distance = cpt_calloc((size_t)nn * nn, sizeof(int));
+	t->cpu_part = cplan_calloc(nc, sizeof(int));
+	t->cpu_online = cplan_calloc(nc, sizeof(bool));
+	t->cpu_barred = cplan_calloc(nc, sizeof(bool));
+	t->cpu_core_barred = cplan_calloc(nc, sizeof(bool));
+	t->node_barred = cplan_calloc(nn, sizeof(bool));
+	t->cpu_node = cplan_calloc(nc, sizeof(int));
+	t->part_first = cplan_calloc(nparts + 1, sizeof(int));
+	t->part_cpu = cplan_calloc(nc, sizeof(int));
+	t->part_node_first = cplan_calloc(nparts + 1, sizeof(int));
+	t->part_node = cplan_calloc(nc, sizeof(int));
+	t->node_part = cplan_calloc(nn, sizeof(int));
+	t->node_distance = cplan_calloc((size_t)nn * nn, sizeof(int));
 	if (!t->cpu_part || !t->cpu_online || !t->cpu_barred ||
 	    !t->cpu_core_barred || !t->node_barred ||
 	    !t->cpu_node || !t->part_first || !t->part_cpu ||
 	    !t->part_node_first || !t->part_node || !t->node_part ||
 	    !t->node_distance) {
-		cpt_table_free(t);
+		cplan_table_free(t);
 		return NULL;
 	}
 	return t;
 }
 
 /* Nodes of each partition, ascending; node_part is the lowest partition. */
-static void fill_nodes(struct cpt_table *t)
+static void fill_nodes(struct cplan_table *t)
 {
 	int p, i, j, n = 0;
 
 	for (i = 0; i < t->nr_nodes; i++)
-		t->node_part[i] = CPT_NONE;
+		t->node_part[i] = CPLAN_NONE;
 	for (p = 0; p < t->nr_parts; p++) {
 		int start = n;
 
@@ -802,7 +802,7 @@ static void fill_nodes(struct cpt_table *t)
 		for (i = t->part_first[p]; i < t->part_first[p + 1]; i++) {
 			int node = t->cpu_node[t->part_cpu[i]], pos;
 
-			if (t->node_part[node] == CPT_NONE)
+			if (t->node_part[node] == CPLAN_NONE)
 				t->node_part[node] = p;
 			for (pos = start; pos < n && t->part_node[pos] < node;)
 				pos++;
@@ -815,26 +815,26 @@ static void fill_nodes(struct cpt_table *t)
 	}
 	t->part_node_first[t->nr_parts] = n;
 	for (i = 0; i < t->nr_nodes; i++)
-		t->nr_placed_nodes += t->node_part[i] != CPT_NONE;
+		t->nr_placed_nodes += t->node_part[i] != CPLAN_NONE;
 }
 
 /* Cores with an online CPU in some partition, for the summary line. */
-static int count_placed_cores(const struct cpt_table *t,
-			      const struct cpt_topo *topo)
+static int count_placed_cores(const struct cplan_table *t,
+			      const struct cplan_topo *topo)
 {
-	long long *key = cpt_calloc(t->nr_cpus, sizeof(long long));
-	int *rank = cpt_calloc(t->nr_cpus, sizeof(int));
+	long long *key = cplan_calloc(t->nr_cpus, sizeof(long long));
+	int *rank = cplan_calloc(t->nr_cpus, sizeof(int));
 	int cpu, n = 0, ret = -ENOMEM;
 
 	if (key && rank) {
 		for (cpu = 0; cpu < t->nr_cpus; cpu++)
-			if (t->cpu_online[cpu] && t->cpu_part[cpu] != CPT_NONE)
+			if (t->cpu_online[cpu] && t->cpu_part[cpu] != CPLAN_NONE)
 				key[n++] = pair_key(topo->cpu[cpu].node,
 						    topo->cpu[cpu].core);
 		ret = n ? rank_keys(key, n, rank) : 0;
 	}
-	cpt_free(key);
-	cpt_free(rank);
+	cplan_free(key);
+	cplan_free(rank);
 	return ret;
 }
 
@@ -843,13 +843,13 @@ static int count_placed_cores(const struct cpt_table *t,
  * are offline stay in their partition, unlisted; @cpu_node says where each
  * member was last seen online.
  */
-struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
+struct cplan_table *cplan_assemble_table(const struct cplan_topo *topo, int nparts,
 				     const int *cpu_part, const int *cpu_node,
 				     const bool *barred,
 				     const bool *core_barred,
 				     const bool *node_barred)
 {
-	struct cpt_table *t = alloc_table(topo, nparts);
+	struct cplan_table *t = alloc_table(topo, nparts);
 	int cpu, p, *fill;
 
 	if (!t)
@@ -865,7 +865,7 @@ struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 		t->cpu_barred[cpu] = barred[cpu];
 		t->cpu_core_barred[cpu] = core_barred && core_barred[cpu];
 		t->cpu_online[cpu] = topo->cpu[cpu].online;
-		if (cpu_part[cpu] == CPT_NONE)
+		if (cpu_part[cpu] == CPLAN_NONE)
 			continue;
 		t->part_cpu[fill[cpu_part[cpu]]++] = cpu;
 		t->nr_placed_cpus += t->cpu_online[cpu];
@@ -877,7 +877,7 @@ struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
 		t->node_distance[p] = topo->distance[p];
 	t->nr_placed_cores = count_placed_cores(t, topo);
 	if (t->nr_placed_cores < 0) {
-		cpt_table_free(t);
+		cplan_table_free(t);
 		return NULL;
 	}
 	return t;
@@ -890,24 +890,24 @@ struct cpt_table *cpt_assemble_table(const struct cpt_topo *topo, int nparts,
  */
 static bool plan_barred(const struct plan *pl, int cpu)
 {
-	const struct cpt_pattern *pat = pl->pat;
+	const struct cplan_pattern *pat = pl->pat;
 
-	if (pl->cpu_part[cpu] != CPT_NONE)
+	if (pl->cpu_part[cpu] != CPLAN_NONE)
 		return false;
 	if (pat->excluded[cpu] || pl->topo->cpu[cpu].online)
 		return true;
 	return pat->nr_parts && !pat->by_node;
 }
 
-static struct cpt_table *build_table(struct plan *pl)
+static struct cplan_table *build_table(struct plan *pl)
 {
-	const struct cpt_topo *topo = pl->topo;
-	const struct cpt_pattern *pat = pl->pat;
-	struct cpt_table *t = NULL;
-	bool *barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
-	bool *core_barred = cpt_calloc(topo->nr_cpus, sizeof(bool));
-	bool *node_barred = cpt_calloc(topo->nr_nodes, sizeof(bool));
-	int *node = cpt_calloc(topo->nr_cpus, sizeof(int));
+	const struct cplan_topo *topo = pl->topo;
+	const struct cplan_pattern *pat = pl->pat;
+	struct cplan_table *t = NULL;
+	bool *barred = cplan_calloc(topo->nr_cpus, sizeof(bool));
+	bool *core_barred = cplan_calloc(topo->nr_cpus, sizeof(bool));
+	bool *node_barred = cplan_calloc(topo->nr_nodes, sizeof(bool));
+	int *node = cplan_calloc(topo->nr_cpus, sizeof(int));
 	int cpu, n;
 
 	if (barred && core_barred && node_barred && node) {
@@ -918,20 +918,20 @@ static struct cpt_table *build_table(struct plan *pl)
 					   pl->cpu_core[cpu] >= 0 &&
 					   pat->core_drop[pl->cpu_core[cpu]] >= 0;
 			node[cpu] = topo->cpu[cpu].online ? topo->cpu[cpu].node :
-							    CPT_NONE;
+							    CPLAN_NONE;
 		}
 		for (n = 0; n < topo->nr_nodes; n++)
 			node_barred[n] = pat->by_node && pat->nr_parts &&
-					 pat->node_part[n] == CPT_NONE;
-		t = cpt_assemble_table(topo, pl->nr_parts, pl->cpu_part, node,
+					 pat->node_part[n] == CPLAN_NONE;
+		t = cplan_assemble_table(topo, pl->nr_parts, pl->cpu_part, node,
 				       barred, core_barred, node_barred);
 	}
 	if (t)
 		t->warnings = pl->warnings;
-	cpt_free(barred);
-	cpt_free(core_barred);
-	cpt_free(node_barred);
-	cpt_free(node);
+	cplan_free(barred);
+	cplan_free(core_barred);
+	cplan_free(node_barred);
+	cplan_free(node);
 	return t;
 }
 
@@ -958,7 +958,7 @@ static bool same_flags(const bool *a, const bool *b, int n)
 	return true;
 }
 
-bool cpt_table_equal(const struct cpt_table *a, const struct cpt_table *b)
+bool cplan_table_equal(const struct cplan_table *a, const struct cplan_table *b)
 {
 	int nc = a->nr_cpus, nn = a->nr_nodes;
 
@@ -982,7 +982,7 @@ bool cpt_table_equal(const struct cpt_table *a, const struct cpt_table *b)
 	       same_flags(a->node_barred, b->node_barred, nn);
 }
 
-int cpt_table_distance(const struct cpt_table *t, int a, int b)
+int cplan_table_distance(const struct cplan_table *t, int a, int b)
 {
 	int i, j, d = 0;
 
@@ -1002,32 +1002,32 @@ int cpt_table_distance(const struct cpt_table *t, int a, int b)
 }
 
 /* The topology must be self-consistent before anything indexes with it. */
-static int check_topo(const struct cpt_topo *topo, struct cpt_err *err)
+static int check_topo(const struct cplan_topo *topo, struct cplan_err *err)
 {
 	int cpu, n = 0;
 
 	if (!topo || topo->nr_cpus <= 0 || topo->nr_nodes <= 0)
-		return cpt_fail(err, -EINVAL, NULL, -1, "empty topology");
+		return cplan_fail(err, -EINVAL, NULL, -1, "empty topology");
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		const struct cpt_cpu *c = &topo->cpu[cpu];
+		const struct cplan_cpu *c = &topo->cpu[cpu];
 
 		if (!c->online)
 			continue;
 		n++;
 		if (c->node < 0 || c->node >= topo->nr_nodes || c->core < 0)
-			return cpt_fail(err, -EINVAL, NULL, -1,
+			return cplan_fail(err, -EINVAL, NULL, -1,
 					"topology: CPU with an invalid node or core");
 	}
 	if (!n)
-		return cpt_fail(err, -ENODEV, NULL, -1, "no online CPU");
+		return cplan_fail(err, -ENODEV, NULL, -1, "no online CPU");
 	return 0;
 }
 
-int cpt_plan(const struct cpt_topo *topo, int npartitions,
-	     const char *pattern, struct cpt_table **tablep,
-	     struct cpt_err *err)
+int cplan_make(const struct cplan_topo *topo, int npartitions,
+	     const char *pattern, struct cplan_table **tablep,
+	     struct cplan_err *err)
 {
-	struct cpt_pattern pat;
+	struct cplan_pattern pat;
 	struct plan pl = { .topo = topo, .pat = &pat, .text = pattern,
 			   .err = err };
 	int ret;
@@ -1043,12 +1043,12 @@ int cpt_plan(const struct cpt_topo *topo, int npartitions,
 	if (npartitions < 0)
 		return plan_error(&pl, -ERANGE, -1,
 				  "npartitions=%d is negative", npartitions);
-	ret = cpt_pattern_parse(topo, pattern ? pattern : "", &pat, err);
+	ret = cplan_pattern_parse(topo, pattern ? pattern : "", &pat, err);
 	if (ret)
 		return ret;
 	ret = build_view(&pl);
 	if (ret) {
-		cpt_fail(err, ret, NULL, -1, "out of memory");
+		cplan_fail(err, ret, NULL, -1, "out of memory");
 		goto out;
 	}
 	ret = place(&pl, npartitions);
@@ -1056,49 +1056,49 @@ int cpt_plan(const struct cpt_topo *topo, int npartitions,
 		goto out;
 	*tablep = build_table(&pl);
 	if (!*tablep)
-		ret = cpt_fail(err, -ENOMEM, NULL, -1, "out of memory");
+		ret = cplan_fail(err, -ENOMEM, NULL, -1, "out of memory");
 out:
 	free_view(&pl);
-	cpt_pattern_release(&pat);
+	cplan_pattern_release(&pat);
 	return ret;
 }
 
 /* ---- topologies ---------------------------------------------------------- */
 
-void cpt_topo_free(struct cpt_topo *topo)
+void cplan_topo_free(struct cplan_topo *topo)
 {
 	if (!topo)
 		return;
-	cpt_free(topo->cpu);
-	cpt_free(topo->node_online);
-	cpt_free(topo->distance);
-	cpt_free(topo);
+	cplan_free(topo->cpu);
+	cplan_free(topo->node_online);
+	cplan_free(topo->distance);
+	cplan_free(topo);
 }
 
-struct cpt_topo *cpt_topo_alloc(int nr_cpus, int nr_nodes)
+struct cplan_topo *cplan_topo_alloc(int nr_cpus, int nr_nodes)
 {
-	struct cpt_topo *topo;
+	struct cplan_topo *topo;
 	int a, b;
 
 	if (nr_cpus <= 0 || nr_nodes <= 0)
 		return NULL;
-	topo = cpt_calloc(1, sizeof(*topo));
+	topo = cplan_calloc(1, sizeof(*topo));
 	if (!topo)
 		return NULL;
 	topo->nr_cpus = nr_cpus;
 	topo->nr_nodes = nr_nodes;
-	topo->cpu = cpt_calloc(nr_cpus, sizeof(*topo->cpu));
-	topo->node_online = cpt_calloc(nr_nodes, sizeof(bool));
-	topo->distance = cpt_calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
+	topo->cpu = cplan_calloc(nr_cpus, sizeof(*topo->cpu));
+	topo->node_online = cplan_calloc(nr_nodes, sizeof(bool));
+	topo->distance = cplan_calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
 	if (!topo->cpu || !topo->node_online || !topo->distance) {
-		cpt_topo_free(topo);
+		cplan_topo_free(topo);
 		return NULL;
 	}
 	for (a = 0; a < nr_cpus; a++)
-		topo->cpu[a].llc = CPT_NONE;
+		topo->cpu[a].llc = CPLAN_NONE;
 	for (a = 0; a < nr_nodes; a++)
 		for (b = 0; b < nr_nodes; b++)
 			topo->distance[a * nr_nodes + b] =
-				a == b ? CPT_LOCAL_DISTANCE : CPT_REMOTE_DISTANCE;
+				a == b ? CPLAN_LOCAL_DISTANCE : CPLAN_REMOTE_DISTANCE;
 	return topo;
 }

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test builds only (see cpt_fault.h): fault_notify_ms=N makes the consumer
+ * Test builds only (see fault.h): fault_notify_ms=N makes the consumer
  * notification sleep N ms while it holds a table, so that a test can
  * unload cpt in the middle of it.
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
 
-#include "cpt_fault.h"
+#include "fault.h"
 
-static unsigned int fault_ms[CPT_NR_FAULTS];
-module_param_named(fault_notify_ms, fault_ms[CPT_FAULT_NOTIFY], uint, 0644);
+static unsigned int fault_ms[CPTK_NR_FAULTS];
+module_param_named(fault_notify_ms, fault_ms[CPTK_FAULT_NOTIFY], uint, 0644);
 MODULE_PARM_DESC(fault_notify_ms,
 		 "test build: sleep this long in each consumer notification");
 
-void cpt_fault_delay(enum cpt_fault_point point)
+void cptk_fault_delay(enum cptk_fault_point point)
 {
 	unsigned int ms = READ_ONCE(fault_ms[point]);
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interface of the cpt module: what glues the portable core
- * (cpt_core.h) to the kernel.
+ * (cpt/core/cplan.h) to the kernel.
  *
- *   cpt_topo.c    reads the machine into a struct cpt_topo
- *   cpt_api.c     turns a planned struct cpt_table into a struct cptab
+ *   cplan_topo.c    reads the machine into a struct cplan_topo
+ *   api.c     turns a planned struct cplan_table into a struct cptab
  *                 (kernel masks) and serves the exported lookups
- *   cpt_live.c    the table in force: planning, replacement (RCU and
+ *   live.c    the table in force: planning, replacement (RCU and
  *                 refcount), CPU hotplug, the consumers' notifier
- *   cpt_sysctl.c  the /proc/sys/lnet files
- *   cpt_fault.c   delays injected at race windows (test builds only)
- *   cpt_main.c    module parameters, init and exit
+ *   sysctl.c  the /proc/sys/lnet files
+ *   fault.c   delays injected at race windows (test builds only)
+ *   main.c    module parameters, init and exit
  */
-#ifndef CPT_GLUE_H
-#define CPT_GLUE_H
+#ifndef CPTK_H
+#define CPTK_H
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -25,7 +25,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "cpt_core.h"
+#include "cplan.h"
 
 /*
  * One partition as the exported API sees it.  @cpus holds every member,
@@ -34,7 +34,7 @@
  * round-robin position.  @nodes points into the core table, except for the
  * CPT_ANY union, which owns its list.
  */
-struct cpt_part {
+struct cptk_part {
 	cpumask_var_t cpus;
 	nodemask_t node_mask;
 	int *nodes;
@@ -45,17 +45,17 @@ struct cpt_part {
 
 /*
  * What a /proc/sys/lnet file shows of a table: rendered once, on the
- * first read, and kept with the table until it is freed (cpt_sysctl.c).
+ * first read, and kept with the table until it is freed (sysctl.c).
  */
-enum cpt_text_kind {
-	CPT_TEXT_TABLE,
-	CPT_TEXT_DISTANCE,
-	CPT_TEXT_NPARTITIONS,
-	CPT_TEXT_PATTERN,
-	CPT_NR_TEXTS
+enum cptk_text_kind {
+	CPTK_TEXT_TABLE,
+	CPTK_TEXT_DISTANCE,
+	CPTK_TEXT_NPARTITIONS,
+	CPTK_TEXT_PATTERN,
+	CPTK_NR_TEXTS
 };
 
-struct cpt_text {
+struct cptk_text {
 	size_t len;
 	char buf[];
 };
@@ -70,7 +70,7 @@ struct cpt_text {
  *
  * Nothing but @text changes once a table is installed; each @text only
  * goes from NULL to a complete rendering, once, under @render_lock
- * (cpt_text_get()), so readers need no lock.  @any_distance[p] is
+ * (cptk_text_get()), so readers need no lock.  @any_distance[p] is
  * cptab_distance(p, CPT_ANY), for p up to nr_parts (CPT_ANY itself).
  * @ref counts the holders, the pointer to the table in force being one.
  * @serial is the table's own number, new for each table installed;
@@ -80,9 +80,9 @@ struct cpt_text {
  * node) keeps its generation, and its lookups answer the same.
  */
 struct cptab {
-	struct cpt_table *table;
+	struct cplan_table *table;
 	int nr_parts;
-	struct cpt_part *part;
+	struct cptk_part *part;
 	int npartitions;
 	char *pattern;
 	u64 generation;
@@ -91,31 +91,31 @@ struct cptab {
 	struct rcu_work free_work;
 	int *any_distance;
 	struct mutex render_lock;
-	struct cpt_text *text[CPT_NR_TEXTS];
+	struct cptk_text *text[CPTK_NR_TEXTS];
 };
 
-/* cpt_main.c */
-int cpt_parse_count(const char *val, size_t len, const char *name, int *count);
+/* main.c */
+int cptk_parse_count(const char *val, size_t len, const char *name, int *count);
 
-/* cpt_live.c: the table in force; NULL before init and after exit. */
-extern struct cptab __rcu *cpt_cur;
+/* live.c: the table in force; NULL before init and after exit. */
+extern struct cptab __rcu *cptk_cur;
 
-int cpt_live_start(int npartitions, const char *pattern);
-void cpt_live_stop(void);
-int cpt_live_replan(const int *npartitions, const char *pattern);
-bool cpt_in_notifier(void);
+int cptk_live_start(int npartitions, const char *pattern);
+void cptk_live_stop(void);
+int cptk_live_replan(const int *npartitions, const char *pattern);
+bool cptk_in_notifier(void);
 
-/* cpt_topo.c */
-struct cpt_topo *cpt_topo_snapshot(int dying);
+/* cplan_topo.c */
+struct cplan_topo *cptk_topo_snapshot(int dying);
 
-/* cpt_api.c */
-extern atomic_t cpt_nr_tables;
-struct cptab *cptab_create(struct cpt_table *table, int npartitions,
+/* api.c */
+extern atomic_t cptk_nr_tables;
+struct cptab *cptk_tab_create(struct cplan_table *table, int npartitions,
 			   const char *pattern);
-void cptab_destroy(struct cptab *tab);
+void cptk_tab_destroy(struct cptab *tab);
 
-/* cpt_sysctl.c */
-int cpt_sysctl_register(void);
-void cpt_sysctl_unregister(void);
+/* sysctl.c */
+int cptk_sysctl_register(void);
+void cptk_sysctl_unregister(void);
 
-#endif /* CPT_GLUE_H */
+#endif /* CPTK_H */

@@ -2,11 +2,11 @@
 /*
  * cpt: CPU partition table.
  *
- * At load time, reads the topology, plans the partitions (cpt/core_*.c,
+ * At load time, reads the topology, plans the partitions (cpt/core,
  * doc/planner.md) for the npartitions and cpu_pattern parameters, and
  * serves the result to other modules (include/cpt.h) and in
  * /proc/sys/lnet.  The table then follows CPU hotplug and sysctl writes
- * (cpt_live.c).
+ * (live.c).
  *
  * The parameters are the values at load: /sys/module/cpt/parameters keeps
  * showing them after a sysctl write has planned a table with others, and
@@ -24,24 +24,24 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "cpt_glue.h"
+#include "cptk.h"
 
 /*
  * A partition count parameter.  Lustre's modprobe lines say
  * cpu_npartitions, ours npartitions; both are accepted.  The text is kept
- * as given and parsed by cpt_init() with cpt_parse_count(), the parser of
+ * as given and parsed by cptk_init() with cptk_parse_count(), the parser of
  * sysctl writes too: a set op that failed would make the kernel log the raw
  * value (tabs, newlines and all) in its own words, and a second line.
  * @text is NULL when the count was not given.
  */
-struct cpt_count_param {
+struct cptk_count_param {
 	char *text;
 	int val;
 };
 
-static int cpt_count_set(const char *val, const struct kernel_param *kp)
+static int cptk_count_set(const char *val, const struct kernel_param *kp)
 {
-	struct cpt_count_param *param = kp->arg;
+	struct cptk_count_param *param = kp->arg;
 	char *copy;
 
 	copy = kstrdup(val, GFP_KERNEL);
@@ -52,29 +52,29 @@ static int cpt_count_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-static int cpt_count_get(char *buffer, const struct kernel_param *kp)
+static int cptk_count_get(char *buffer, const struct kernel_param *kp)
 {
-	const struct cpt_count_param *param = kp->arg;
+	const struct cptk_count_param *param = kp->arg;
 
 	return sysfs_emit(buffer, "%d\n", param->val);
 }
 
-static void cpt_count_free(void *arg)
+static void cptk_count_free(void *arg)
 {
-	struct cpt_count_param *param = arg;
+	struct cptk_count_param *param = arg;
 
 	kfree(param->text);
 	param->text = NULL;
 }
 
-static const struct kernel_param_ops cpt_count_ops = {
-	.set = cpt_count_set,
-	.get = cpt_count_get,
-	.free = cpt_count_free,
+static const struct kernel_param_ops cptk_count_ops = {
+	.set = cptk_count_set,
+	.get = cptk_count_get,
+	.free = cptk_count_free,
 };
 
 /**
- * cpt_parse_count() - parse a partition count given at load or written
+ * cptk_parse_count() - parse a partition count given at load or written
  * @val: the text, NUL-terminated
  * @len: its length as given (a NUL before it is an error)
  * @name: the parameter's name, for the log line
@@ -85,7 +85,7 @@ static const struct kernel_param_ops cpt_count_ops = {
  *
  * Return: 0, or -EINVAL / -ERANGE after one log line.
  */
-int cpt_parse_count(const char *val, size_t len, const char *name, int *count)
+int cptk_parse_count(const char *val, size_t len, const char *name, int *count)
 {
 	const char *digits, *why = "";
 	int ret, n;
@@ -110,25 +110,25 @@ int cpt_parse_count(const char *val, size_t len, const char *name, int *count)
 	return 0;
 }
 
-static struct cpt_count_param npartitions;
-module_param_cb(npartitions, &cpt_count_ops, &npartitions, 0444);
+static struct cptk_count_param npartitions;
+module_param_cb(npartitions, &cptk_count_ops, &npartitions, 0444);
 __MODULE_PARM_TYPE(npartitions, "int");
 MODULE_PARM_DESC(npartitions,
 		 "number of CPU partitions (0: automatic; ignored with an explicit cpu_pattern)");
 
-static struct cpt_count_param cpu_npartitions;
-module_param_cb(cpu_npartitions, &cpt_count_ops, &cpu_npartitions, 0444);
+static struct cptk_count_param cpu_npartitions;
+module_param_cb(cpu_npartitions, &cptk_count_ops, &cpu_npartitions, 0444);
 __MODULE_PARM_TYPE(cpu_npartitions, "int");
 MODULE_PARM_DESC(cpu_npartitions,
 		 "alias of npartitions, as Lustre's libcfs names it");
 
 /*
- * cpu_pattern may be up to CPT_PATTERN_MAX (4096) bytes, and the planner
+ * cpu_pattern may be up to CPLAN_PATTERN_MAX (4096) bytes, and the planner
  * answers -E2BIG beyond; charp parameters stop at 1024 bytes (-ENOSPC), so
  * the string gets its own copy.  The module loader frees it (.free) on
  * unload and when the load fails.
  */
-static int cpt_pattern_set(const char *val, const struct kernel_param *kp)
+static int cptk_pattern_set(const char *val, const struct kernel_param *kp)
 {
 	char **pattern = kp->arg;
 	char *copy;
@@ -146,7 +146,7 @@ static int cpt_pattern_set(const char *val, const struct kernel_param *kp)
  * a longer pattern fails the read (-EOVERFLOW) rather than show a part
  * of it.  /proc/sys/lnet/cpu_pattern shows any length.
  */
-static int cpt_pattern_get(char *buffer, const struct kernel_param *kp)
+static int cptk_pattern_get(char *buffer, const struct kernel_param *kp)
 {
 	const char *pattern = *(char **)kp->arg ?: "";
 
@@ -155,7 +155,7 @@ static int cpt_pattern_get(char *buffer, const struct kernel_param *kp)
 	return sysfs_emit(buffer, "%s\n", pattern);
 }
 
-static void cpt_pattern_free(void *arg)
+static void cptk_pattern_free(void *arg)
 {
 	char **pattern = arg;
 
@@ -163,34 +163,34 @@ static void cpt_pattern_free(void *arg)
 	*pattern = NULL;
 }
 
-static const struct kernel_param_ops cpt_pattern_ops = {
-	.set = cpt_pattern_set,
-	.get = cpt_pattern_get,
-	.free = cpt_pattern_free,
+static const struct kernel_param_ops cptk_pattern_ops = {
+	.set = cptk_pattern_set,
+	.get = cptk_pattern_get,
+	.free = cptk_pattern_free,
 };
 
 static char *cpu_pattern;
-module_param_cb(cpu_pattern, &cpt_pattern_ops, &cpu_pattern, 0444);
+module_param_cb(cpu_pattern, &cptk_pattern_ops, &cpu_pattern, 0444);
 __MODULE_PARM_TYPE(cpu_pattern, "charp");
 MODULE_PARM_DESC(cpu_pattern,
 		 "CPU partition pattern, e.g. \"0[0-3] 1[4-7]\", \"N 0[0] 1[1]\", \"X[0]\", \"C[0]\" (empty: automatic)");
 
-static int cpt_parse_param(struct cpt_count_param *param, const char *name)
+static int cptk_parse_param(struct cptk_count_param *param, const char *name)
 {
 	if (!param->text)
 		return 0;
-	return cpt_parse_count(param->text, strlen(param->text), name,
+	return cptk_parse_count(param->text, strlen(param->text), name,
 			       &param->val);
 }
 
 /* The partition count asked for, from either parameter. */
-static int cpt_read_count(int *count)
+static int cptk_read_count(int *count)
 {
 	int ret;
 
-	ret = cpt_parse_param(&npartitions, "npartitions");
+	ret = cptk_parse_param(&npartitions, "npartitions");
 	if (!ret)
-		ret = cpt_parse_param(&cpu_npartitions, "cpu_npartitions");
+		ret = cptk_parse_param(&cpu_npartitions, "cpu_npartitions");
 	if (ret)
 		return ret;
 	if (npartitions.text && cpu_npartitions.text &&
@@ -203,35 +203,35 @@ static int cpt_read_count(int *count)
 	return 0;
 }
 
-static int __init cpt_init(void)
+static int __init cptk_init(void)
 {
 	int count, ret;
 
-	ret = cpt_read_count(&count);
+	ret = cptk_read_count(&count);
 	if (ret)
 		return ret;
-	ret = cpt_live_start(count, cpu_pattern ?: "");
+	ret = cptk_live_start(count, cpu_pattern ?: "");
 	if (ret)
 		return ret;
 
 	/* The table is in force: the /proc files are readable at once. */
-	ret = cpt_sysctl_register();
+	ret = cptk_sysctl_register();
 	if (ret) {
 		pr_err("cannot register /proc/sys/lnet: is another module (libcfs?) providing it?\n");
-		cpt_live_stop();
+		cptk_live_stop();
 	}
 	return ret;
 }
 
-static void __exit cpt_exit(void)
+static void __exit cptk_exit(void)
 {
 	/* Sysctl readers and writers are gone once unregistering returns. */
-	cpt_sysctl_unregister();
-	cpt_live_stop();
+	cptk_sysctl_unregister();
+	cptk_live_stop();
 }
 
-module_init(cpt_init);
-module_exit(cpt_exit);
+module_init(cptk_init);
+module_exit(cptk_exit);
 
 MODULE_DESCRIPTION("CPU partition table: NUMA, L3 and core aware CPU partitions for other modules");
 MODULE_LICENSE("GPL");

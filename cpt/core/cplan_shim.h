@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The only place where the portable core meets its environment.  The
- * planner, pattern parser and formatter (cpt/core_*.c) call nothing but what
+ * planner, pattern parser and formatter (the .c files of cpt/core) call nothing but what
  * is defined here, so the same files build into the kernel module and into
  * the userspace tool and tests.
  */
-#ifndef CPT_SHIM_H
-#define CPT_SHIM_H
+#ifndef CPLAN_SHIM_H
+#define CPLAN_SHIM_H
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -16,12 +16,12 @@
 #include <linux/slab.h>
 #include <linux/types.h>
 
-#define cpt_calloc(n, size)	kvcalloc(n, size, GFP_KERNEL)
-#define cpt_free(p)		kvfree(p)
-#define cpt_snprintf		snprintf
+#define cplan_calloc(n, size)	kvcalloc(n, size, GFP_KERNEL)
+#define cplan_free(p)		kvfree(p)
+#define cplan_snprintf		snprintf
 /* Between the steps of a long loop: the module plans and renders in
  * process context, some of it under the CPU hotplug lock. */
-#define cpt_yield()		cond_resched()
+#define cplan_yield()		cond_resched()
 #else
 #include <errno.h>
 #include <stdbool.h>
@@ -29,16 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define cpt_calloc(n, size)	calloc(n, size)
-#define cpt_free(p)		free(p)
-#define cpt_snprintf		snprintf
-#ifdef CPT_COUNT_YIELDS
+#define cplan_calloc(n, size)	calloc(n, size)
+#define cplan_free(p)		free(p)
+#define cplan_snprintf		snprintf
+#ifdef CPLAN_COUNT_YIELDS
 /* The unit tests count the yields, to check that long loops have them. */
-extern unsigned long cpt_yields;
-#define cpt_yield()		((void)cpt_yields++)
+extern unsigned long cplan_yields;
+#define cplan_yield()		((void)cplan_yields++)
 #else
-#define cpt_yield()		((void)0)
+#define cplan_yield()		((void)0)
 #endif
 #endif
 
-#endif /* CPT_SHIM_H */
+#endif /* CPLAN_SHIM_H */

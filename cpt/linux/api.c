@@ -6,7 +6,7 @@
  * A table is built completely before it is installed and never changes
  * afterwards, so lookups are plain array reads.  The cptab_*() functions
  * answer for a table the caller holds; the cpt_*() ones for the table in
- * force, read under rcu_read_lock(): cpt_live.c frees a replaced table only
+ * force, read under rcu_read_lock(): live.c frees a replaced table only
  * after a grace period.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -24,19 +24,19 @@
 #include <linux/topology.h>
 
 #include "cpt.h"
-#include "cpt_compat.h"
-#include "cpt_glue.h"
+#include "compat.h"
+#include "cptk.h"
 
 /* Tables created and not yet destroyed, to catch a leaked reference. */
-atomic_t cpt_nr_tables = ATOMIC_INIT(0);
+atomic_t cptk_nr_tables = ATOMIC_INIT(0);
 
 /*
  * Copy the CPUs and nodes of core partition @p into @part, and add them to
  * @any, the union.  @part->nodes points into the table's node list, which is
  * in ascending order, as cpt_spread_node() wants it.
  */
-static void cpt_fill_part(struct cpt_part *part, struct cpt_part *any,
-			  const struct cpt_table *table, int p)
+static void cptk_fill_part(struct cptk_part *part, struct cptk_part *any,
+			  const struct cplan_table *table, int p)
 {
 	int i, cpu;
 
@@ -64,7 +64,7 @@ static void cpt_fill_part(struct cpt_part *part, struct cpt_part *any,
  * cpt_spread_node() picks a node with one division instead of walking a
  * nodemask.
  */
-static int cpt_list_any_nodes(struct cpt_part *any)
+static int cptk_list_any_nodes(struct cptk_part *any)
 {
 	int node;
 
@@ -77,11 +77,11 @@ static int cpt_list_any_nodes(struct cpt_part *any)
 	return 0;
 }
 
-static int cpt_alloc_parts(struct cptab *tab)
+static int cptk_alloc_parts(struct cptab *tab)
 {
 	int p;
 
-	/* Zeroed, so that cptab_destroy() can undo a partial build. */
+	/* Zeroed, so that cptk_tab_destroy() can undo a partial build. */
 	tab->part = kvcalloc(tab->nr_parts + 1, sizeof(*tab->part),
 			     GFP_KERNEL);
 	if (!tab->part)
@@ -97,10 +97,10 @@ static int cpt_alloc_parts(struct cptab *tab)
 
 /*
  * Largest node distance between the nodes of @p1 and @p2, both ways round,
- * as cpt_table_distance() measures it (an asymmetric SLIT stays symmetric).
+ * as cplan_table_distance() measures it (an asymmetric SLIT stays symmetric).
  */
-static int cpt_span(const struct cpt_table *table, const struct cpt_part *p1,
-		    const struct cpt_part *p2)
+static int cptk_span(const struct cplan_table *table, const struct cptk_part *p1,
+		    const struct cptk_part *p2)
 {
 	const int *dist = table->node_distance;
 	int nn = table->nr_nodes;
@@ -120,9 +120,9 @@ static int cpt_span(const struct cpt_table *table, const struct cpt_part *p1,
  * The distance of every partition, and of CPT_ANY itself, to CPT_ANY:
  * O(nodes^2) each time, so once per table rather than per lookup.
  */
-static int cpt_fill_any_distance(struct cptab *tab)
+static int cptk_fill_any_distance(struct cptab *tab)
 {
-	const struct cpt_part *any = &tab->part[tab->nr_parts];
+	const struct cptk_part *any = &tab->part[tab->nr_parts];
 	int p;
 
 	tab->any_distance = kvcalloc(tab->nr_parts + 1,
@@ -130,34 +130,34 @@ static int cpt_fill_any_distance(struct cptab *tab)
 	if (!tab->any_distance)
 		return -ENOMEM;
 	for (p = 0; p <= tab->nr_parts; p++) {
-		tab->any_distance[p] = cpt_span(tab->table, &tab->part[p], any);
+		tab->any_distance[p] = cptk_span(tab->table, &tab->part[p], any);
 		cond_resched();
 	}
 	return 0;
 }
 
 /**
- * cptab_create() - build the kernel view of a planned table
+ * cptk_tab_create() - build the kernel view of a planned table
  * @table: the plan; the new table takes it over, also on failure
  * @npartitions: the count it was planned with, to show in /proc
  * @pattern: the cpu_pattern it was planned with ("" for none), copied
  *
- * Return: a table with one reference, for cpt_live.c to install, or NULL
+ * Return: a table with one reference, for live.c to install, or NULL
  * when out of memory (@table is freed then).
  */
-struct cptab *cptab_create(struct cpt_table *table, int npartitions,
+struct cptab *cptk_tab_create(struct cplan_table *table, int npartitions,
 			   const char *pattern)
 {
 	struct cptab *tab;
-	struct cpt_part *any;
+	struct cptk_part *any;
 	int p;
 
 	tab = kzalloc(sizeof(*tab), GFP_KERNEL);
 	if (!tab) {
-		cpt_table_free(table);
+		cplan_table_free(table);
 		return NULL;
 	}
-	atomic_inc(&cpt_nr_tables);
+	atomic_inc(&cptk_nr_tables);
 	tab->table = table;
 	tab->nr_parts = table->nr_parts;
 	tab->npartitions = npartitions;
@@ -165,25 +165,25 @@ struct cptab *cptab_create(struct cpt_table *table, int npartitions,
 	mutex_init(&tab->render_lock);
 
 	tab->pattern = kstrdup(pattern, GFP_KERNEL);
-	if (!tab->pattern || cpt_alloc_parts(tab))
+	if (!tab->pattern || cptk_alloc_parts(tab))
 		goto err;
 	any = &tab->part[tab->nr_parts];
 	for (p = 0; p < tab->nr_parts; p++)
-		cpt_fill_part(&tab->part[p], any, table, p);
-	if (cpt_list_any_nodes(any) || cpt_fill_any_distance(tab))
+		cptk_fill_part(&tab->part[p], any, table, p);
+	if (cptk_list_any_nodes(any) || cptk_fill_any_distance(tab))
 		goto err;
 	return tab;
 
 err:
-	cptab_destroy(tab);
+	cptk_tab_destroy(tab);
 	return NULL;
 }
 
 /**
- * cptab_destroy() - free a table
+ * cptk_tab_destroy() - free a table
  * @tab: a table nobody can reach any more, or NULL
  */
-void cptab_destroy(struct cptab *tab)
+void cptk_tab_destroy(struct cptab *tab)
 {
 	int p;
 
@@ -196,21 +196,21 @@ void cptab_destroy(struct cptab *tab)
 		kvfree(tab->part[tab->nr_parts].nodes);
 		kvfree(tab->part);
 	}
-	for (p = 0; p < CPT_NR_TEXTS; p++)
+	for (p = 0; p < CPTK_NR_TEXTS; p++)
 		kvfree(tab->text[p]);
 	kvfree(tab->any_distance);
 	mutex_destroy(&tab->render_lock);
 	kfree(tab->pattern);
-	cpt_table_free(tab->table);
+	cplan_table_free(tab->table);
 	kfree(tab);
-	atomic_dec(&cpt_nr_tables);
+	atomic_dec(&cptk_nr_tables);
 }
 
 /*
  * The part that answers for @cpt (CPT_ANY: the union), or NULL when @cpt
  * is no partition or there is no table.
  */
-static struct cpt_part *cpt_find_part(const struct cptab *tab, int cpt)
+static struct cptk_part *cptk_find_part(const struct cptab *tab, int cpt)
 {
 	if (!tab)
 		return NULL;
@@ -222,106 +222,106 @@ static struct cpt_part *cpt_find_part(const struct cptab *tab, int cpt)
 }
 
 /* The table in force, for a caller inside rcu_read_lock(). */
-static struct cptab *cpt_in_force(void)
+static struct cptab *cptk_in_force(void)
 {
-	return rcu_dereference(cpt_cur);
+	return rcu_dereference(cptk_cur);
 }
 
 u64 cptab_generation(const struct cptab *tab)
 {
 	return tab ? tab->generation : 0;
 }
-CPT_EXPORT(cptab_generation);
+CPTK_EXPORT(cptab_generation);
 
 int cptab_number(const struct cptab *tab)
 {
 	return tab ? tab->nr_parts : 0;
 }
-CPT_EXPORT(cptab_number);
+CPTK_EXPORT(cptab_number);
 
 int cpt_number(void)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_number(cpt_in_force());
+	ret = cptab_number(cptk_in_force());
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_number);
+CPTK_EXPORT(cpt_number);
 
 int cptab_weight(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(tab, cpt);
+	const struct cptk_part *part = cptk_find_part(tab, cpt);
 
 	return part ? part->weight : -EINVAL;
 }
-CPT_EXPORT(cptab_weight);
+CPTK_EXPORT(cptab_weight);
 
 int cpt_weight(int cpt)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_weight(cpt_in_force(), cpt);
+	ret = cptab_weight(cptk_in_force(), cpt);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_weight);
+CPTK_EXPORT(cpt_weight);
 
 bool cptab_online(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(tab, cpt);
+	const struct cptk_part *part = cptk_find_part(tab, cpt);
 
 	return part && part->weight > 0;
 }
-CPT_EXPORT(cptab_online);
+CPTK_EXPORT(cptab_online);
 
 bool cpt_online(int cpt)
 {
 	bool ret;
 
 	rcu_read_lock();
-	ret = cptab_online(cpt_in_force(), cpt);
+	ret = cptab_online(cptk_in_force(), cpt);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_online);
+CPTK_EXPORT(cpt_online);
 
 const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(tab, cpt);
+	const struct cptk_part *part = cptk_find_part(tab, cpt);
 
 	return part ? part->cpus : NULL;
 }
-CPT_EXPORT(cptab_cpumask);
+CPTK_EXPORT(cptab_cpumask);
 
 /* The caller holds rcu_read_lock() (see cpt.h); PROVE_RCU checks it. */
 const struct cpumask *cpt_cpumask(int cpt)
 {
-	return cptab_cpumask(cpt_in_force(), cpt);
+	return cptab_cpumask(cptk_in_force(), cpt);
 }
-CPT_EXPORT(cpt_cpumask);
+CPTK_EXPORT(cpt_cpumask);
 
 const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(tab, cpt);
+	const struct cptk_part *part = cptk_find_part(tab, cpt);
 
 	return part ? &part->node_mask : NULL;
 }
-CPT_EXPORT(cptab_nodemask);
+CPTK_EXPORT(cptab_nodemask);
 
 const nodemask_t *cpt_nodemask(int cpt)
 {
-	return cptab_nodemask(cpt_in_force(), cpt);
+	return cptab_nodemask(cptk_in_force(), cpt);
 }
-CPT_EXPORT(cpt_nodemask);
+CPTK_EXPORT(cpt_nodemask);
 
 int cptab_current(const struct cptab *tab)
 {
 	/* Any CPU will do if we migrate: the answer is advisory anyway. */
 	unsigned int cpu = raw_smp_processor_id();
-	const struct cpt_table *table;
+	const struct cplan_table *table;
 	int cpt, node;
 
 	if (!tab)
@@ -337,18 +337,18 @@ int cptab_current(const struct cptab *tab)
 		return table->node_part[node];
 	return cpu % tab->nr_parts;
 }
-CPT_EXPORT(cptab_current);
+CPTK_EXPORT(cptab_current);
 
 int cpt_current(void)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_current(cpt_in_force());
+	ret = cptab_current(cptk_in_force());
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_current);
+CPTK_EXPORT(cpt_current);
 
 int cptab_of_cpu(const struct cptab *tab, int cpu)
 {
@@ -357,18 +357,18 @@ int cptab_of_cpu(const struct cptab *tab, int cpu)
 	return tab->table->cpu_part[cpu] >= 0 ?
 	       tab->table->cpu_part[cpu] : CPT_ANY;
 }
-CPT_EXPORT(cptab_of_cpu);
+CPTK_EXPORT(cptab_of_cpu);
 
 int cpt_of_cpu(int cpu)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_of_cpu(cpt_in_force(), cpu);
+	ret = cptab_of_cpu(cptk_in_force(), cpu);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_of_cpu);
+CPTK_EXPORT(cpt_of_cpu);
 
 int cptab_of_node(const struct cptab *tab, int node)
 {
@@ -378,29 +378,29 @@ int cptab_of_node(const struct cptab *tab, int node)
 	return tab->table->node_part[node] >= 0 ?
 	       tab->table->node_part[node] : CPT_ANY;
 }
-CPT_EXPORT(cptab_of_node);
+CPTK_EXPORT(cptab_of_node);
 
 int cpt_of_node(int node)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_of_node(cpt_in_force(), node);
+	ret = cptab_of_node(cptk_in_force(), node);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_of_node);
+CPTK_EXPORT(cpt_of_node);
 
 int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 {
-	const struct cpt_part *p1 = cpt_find_part(tab, cpt1);
-	const struct cpt_part *p2 = cpt_find_part(tab, cpt2);
+	const struct cptk_part *p1 = cptk_find_part(tab, cpt1);
+	const struct cptk_part *p2 = cptk_find_part(tab, cpt2);
 
 	if (!p1 || !p2)
 		return -EINVAL;
 	/* The core's definition, as in /proc, for two real partitions. */
 	if (cpt1 != CPT_ANY && cpt2 != CPT_ANY)
-		return cpt_table_distance(tab->table, cpt1, cpt2);
+		return cplan_table_distance(tab->table, cpt1, cpt2);
 	/*
 	 * CPT_ANY is the union of the partitions, so the largest distance to
 	 * its nodes is the largest distance to any partition; the distance
@@ -409,27 +409,27 @@ int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 	return tab->any_distance[cpt1 == CPT_ANY ? p2 - tab->part :
 				 p1 - tab->part];
 }
-CPT_EXPORT(cptab_distance);
+CPTK_EXPORT(cptab_distance);
 
 int cpt_distance(int cpt1, int cpt2)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_distance(cpt_in_force(), cpt1, cpt2);
+	ret = cptab_distance(cptk_in_force(), cpt1, cpt2);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_distance);
+CPTK_EXPORT(cpt_distance);
 
 int cptab_bind_current(const struct cptab *tab, int cpt)
 {
-	const struct cpt_part *part = cpt_find_part(tab, cpt);
+	const struct cptk_part *part = cptk_find_part(tab, cpt);
 
 	if (!part)
 		return -EINVAL;
 	/* It would bind cpt's worker, not a thread of the consumer. */
-	if (cpt_in_notifier()) {
+	if (cptk_in_notifier()) {
 		pr_warn_ratelimited("cpt_bind_current() called from a notifier callback: refused\n");
 		return -EPERM;
 	}
@@ -441,7 +441,7 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 	 */
 	return set_cpus_allowed_ptr(current, part->cpus);
 }
-CPT_EXPORT(cptab_bind_current);
+CPTK_EXPORT(cptab_bind_current);
 
 int cpt_bind_current(int cpt)
 {
@@ -454,11 +454,11 @@ int cpt_bind_current(int cpt)
 	cpt_put(tab);
 	return ret;
 }
-CPT_EXPORT(cpt_bind_current);
+CPTK_EXPORT(cpt_bind_current);
 
 int cptab_spread_node(struct cptab *tab, int cpt)
 {
-	struct cpt_part *part = cpt_find_part(tab, cpt);
+	struct cptk_part *part = cptk_find_part(tab, cpt);
 	unsigned int r;
 
 	if (!part)
@@ -474,15 +474,15 @@ int cptab_spread_node(struct cptab *tab, int cpt)
 	r = (unsigned int)atomic_fetch_inc(&part->rotor);
 	return part->nodes[r % part->nr_nodes];
 }
-CPT_EXPORT(cptab_spread_node);
+CPTK_EXPORT(cptab_spread_node);
 
 int cpt_spread_node(int cpt)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = cptab_spread_node(cpt_in_force(), cpt);
+	ret = cptab_spread_node(cptk_in_force(), cpt);
 	rcu_read_unlock();
 	return ret;
 }
-CPT_EXPORT(cpt_spread_node);
+CPTK_EXPORT(cpt_spread_node);

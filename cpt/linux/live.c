@@ -3,14 +3,14 @@
  * The table in force, and how it is replaced while cpt is loaded.
  *
  * One table is in force at a time, published through the RCU pointer
- * cpt_cur.  It is replaced whole, never changed in place:
+ * cptk_cur.  It is replaced whole, never changed in place:
  *   - at load, planned from the module parameters;
  *   - by a sysctl write (cpu_npartitions, cpu_pattern): planned from
  *     scratch, from the CPUs online now;
- *   - when a CPU goes offline or comes online: cpt_table_update() of the
+ *   - when a CPU goes offline or comes online: cplan_table_update() of the
  *     table in force, which never moves a placed CPU;
  *   - at unload, by nothing.
- * Replacements are serialized by cpt_live_lock, taken inside the CPU hotplug
+ * Replacements are serialized by cptk_live_lock, taken inside the CPU hotplug
  * lock: sysctl writes take cpus_read_lock() first, hotplug callbacks already
  * run under the write side.  So the topology a table is planned from is the
  * one in force when it is installed, and no CPU event is missed.
@@ -21,7 +21,7 @@
  * period, from a work item (kvfree() of big arrays wants process context).
  *
  * Consumers hear of a new table through a blocking notifier chain, called
- * from a work item: outside cpt_live_lock and the hotplug lock, so that
+ * from a work item: outside cptk_live_lock and the hotplug lock, so that
  * they may sleep, start threads or take cpus_read_lock() while they
  * rebuild.  A sysctl write waits for that work before it returns; a CPU
  * event cannot (a consumer may need the hotplug lock the event holds).
@@ -42,31 +42,31 @@
 #include <linux/workqueue.h>
 
 #include "cpt.h"
-#include "cpt_compat.h"
-#include "cpt_fault.h"
-#include "cpt_glue.h"
+#include "compat.h"
+#include "fault.h"
+#include "cptk.h"
 
-struct cptab __rcu *cpt_cur;
+struct cptab __rcu *cptk_cur;
 
 /* Serializes replacements; nests inside the CPU hotplug lock. */
-static DEFINE_MUTEX(cpt_live_lock);
+static DEFINE_MUTEX(cptk_live_lock);
 /*
- * The last generation and serial number given (cpt_live_lock): every table
+ * The last generation and serial number given (cptk_live_lock): every table
  * installed gets a new serial, and a new generation unless it has the
  * partitions of the one it replaces (struct cptab).
  */
-static u64 cpt_generation;
-static u64 cpt_serial;
+static u64 cptk_generation;
+static u64 cptk_serial;
 /* The dynamic hotplug state, removed by this id at exit. */
-static int cpt_hp_state;
+static int cptk_hp_state;
 /* Frees replaced tables and notifies consumers, in order; drained at exit. */
-static struct workqueue_struct *cpt_wq;
+static struct workqueue_struct *cptk_wq;
 
-static BLOCKING_NOTIFIER_HEAD(cpt_chain);
-/* Generation the chain last heard of; only cpt_notify_fn() uses it. */
-static u64 cpt_notified;
-static void cpt_notify_fn(struct work_struct *work);
-static DECLARE_WORK(cpt_notify_work, cpt_notify_fn);
+static BLOCKING_NOTIFIER_HEAD(cptk_chain);
+/* Generation the chain last heard of; only cptk_notify_fn() uses it. */
+static u64 cptk_notified;
+static void cptk_notify_fn(struct work_struct *work);
+static DECLARE_WORK(cptk_notify_work, cptk_notify_fn);
 
 struct cptab *cpt_get(void)
 {
@@ -74,28 +74,28 @@ struct cptab *cpt_get(void)
 
 	rcu_read_lock();
 	/*
-	 * The table in force has a reference from cpt_cur, so a count of
-	 * zero means it has just been replaced: the next read of cpt_cur
+	 * The table in force has a reference from cptk_cur, so a count of
+	 * zero means it has just been replaced: the next read of cptk_cur
 	 * finds its successor, installed before the reference was dropped.
 	 */
 	do {
-		tab = rcu_dereference(cpt_cur);
+		tab = rcu_dereference(cptk_cur);
 	} while (tab && !refcount_inc_not_zero(&tab->ref));
 	rcu_read_unlock();
 	return tab;
 }
-CPT_EXPORT(cpt_get);
+CPTK_EXPORT(cpt_get);
 
 struct cptab *cpt_hold(struct cptab *tab)
 {
 	refcount_inc(&tab->ref);
 	return tab;
 }
-CPT_EXPORT(cpt_hold);
+CPTK_EXPORT(cpt_hold);
 
-static void cpt_free_fn(struct work_struct *work)
+static void cptk_free_fn(struct work_struct *work)
 {
-	cptab_destroy(container_of(to_rcu_work(work), struct cptab,
+	cptk_tab_destroy(container_of(to_rcu_work(work), struct cptab,
 				   free_work));
 }
 
@@ -104,10 +104,10 @@ void cpt_put(struct cptab *tab)
 	if (!tab || !refcount_dec_and_test(&tab->ref))
 		return;
 	/* Lookups that found it before it was replaced may still read it. */
-	INIT_RCU_WORK(&tab->free_work, cpt_free_fn);
-	queue_rcu_work(cpt_wq, &tab->free_work);
+	INIT_RCU_WORK(&tab->free_work, cptk_free_fn);
+	queue_rcu_work(cptk_wq, &tab->free_work);
 }
-CPT_EXPORT(cpt_put);
+CPTK_EXPORT(cpt_put);
 
 /*
  * The task running the consumers' callbacks, while it does.  The chain's
@@ -115,15 +115,15 @@ CPT_EXPORT(cpt_put);
  * a notifier would wait for itself, and a sysctl write from one would wait
  * for its own notification: those calls fail instead (cpt.h).
  */
-static struct task_struct *cpt_notify_task;
+static struct task_struct *cptk_notify_task;
 
-bool cpt_in_notifier(void)
+bool cptk_in_notifier(void)
 {
-	return READ_ONCE(cpt_notify_task) == current;
+	return READ_ONCE(cptk_notify_task) == current;
 }
 
 /* One line for a call that a notifier callback must not make. */
-static int cpt_refuse_in_notifier(const char *what)
+static int cptk_refuse_in_notifier(const char *what)
 {
 	pr_warn_ratelimited("%s called from a notifier callback: refused\n",
 			    what);
@@ -132,89 +132,89 @@ static int cpt_refuse_in_notifier(const char *what)
 
 int cpt_register_notifier(struct notifier_block *nb)
 {
-	if (cpt_in_notifier())
-		return cpt_refuse_in_notifier("cpt_register_notifier()");
-	return blocking_notifier_chain_register(&cpt_chain, nb);
+	if (cptk_in_notifier())
+		return cptk_refuse_in_notifier("cpt_register_notifier()");
+	return blocking_notifier_chain_register(&cptk_chain, nb);
 }
-CPT_EXPORT(cpt_register_notifier);
+CPTK_EXPORT(cpt_register_notifier);
 
 int cpt_unregister_notifier(struct notifier_block *nb)
 {
-	if (cpt_in_notifier())
-		return cpt_refuse_in_notifier("cpt_unregister_notifier()");
-	return blocking_notifier_chain_unregister(&cpt_chain, nb);
+	if (cptk_in_notifier())
+		return cptk_refuse_in_notifier("cpt_unregister_notifier()");
+	return blocking_notifier_chain_unregister(&cptk_chain, nb);
 }
-CPT_EXPORT(cpt_unregister_notifier);
+CPTK_EXPORT(cpt_unregister_notifier);
 
 /*
  * Tell consumers about the table in force, once per generation: several
  * replacements queued before the work ran make one notification.
  */
-static void cpt_notify_fn(struct work_struct *work)
+static void cptk_notify_fn(struct work_struct *work)
 {
 	struct cptab *tab = cpt_get();
 
 	if (!tab)
 		return;
-	cpt_fault_delay(CPT_FAULT_NOTIFY);
-	if (tab->generation != cpt_notified) {
-		cpt_notified = tab->generation;
-		WRITE_ONCE(cpt_notify_task, current);
-		blocking_notifier_call_chain(&cpt_chain, CPT_TABLE_REPLACED,
+	cptk_fault_delay(CPTK_FAULT_NOTIFY);
+	if (tab->generation != cptk_notified) {
+		cptk_notified = tab->generation;
+		WRITE_ONCE(cptk_notify_task, current);
+		blocking_notifier_call_chain(&cptk_chain, CPT_TABLE_REPLACED,
 					     tab);
-		WRITE_ONCE(cpt_notify_task, NULL);
+		WRITE_ONCE(cptk_notify_task, NULL);
 	}
 	cpt_put(tab);
 }
 
 /*
- * Make @tab the table in force; the caller holds cpt_live_lock.  @same:
- * @tab has the partitions of the table in force (cpt_table_equal()), and
+ * Make @tab the table in force; the caller holds cptk_live_lock.  @same:
+ * @tab has the partitions of the table in force (cplan_table_equal()), and
  * only the values shown in /proc change; it then keeps the generation, and
  * consumers are not told, since they would rebuild what they have.  Return
  * whether they will be told.
  */
-static bool cpt_install(struct cptab *tab, bool same)
+static bool cptk_install(struct cptab *tab, bool same)
 {
 	struct cptab *old;
 
-	old = rcu_dereference_protected(cpt_cur,
-					lockdep_is_held(&cpt_live_lock));
+	old = rcu_dereference_protected(cptk_cur,
+					lockdep_is_held(&cptk_live_lock));
 	same = same && old;
-	tab->generation = same ? old->generation : ++cpt_generation;
-	tab->serial = ++cpt_serial;
-	rcu_assign_pointer(cpt_cur, tab);
+	tab->generation = same ? old->generation : ++cptk_generation;
+	tab->serial = ++cptk_serial;
+	rcu_assign_pointer(cptk_cur, tab);
 	if (!old)
 		return false;
 	cpt_put(old);
 	if (!same)
-		queue_work(cpt_wq, &cpt_notify_work);
+		queue_work(cptk_wq, &cptk_notify_work);
 	return !same;
 }
 
-static struct cptab *cpt_uninstall(void)
+static struct cptab *cptk_uninstall(void)
 {
 	struct cptab *old;
 
-	mutex_lock(&cpt_live_lock);
-	old = rcu_replace_pointer(cpt_cur, NULL,
-				  lockdep_is_held(&cpt_live_lock));
-	mutex_unlock(&cpt_live_lock);
+	mutex_lock(&cptk_live_lock);
+	old = rcu_replace_pointer(cptk_cur, NULL,
+				  lockdep_is_held(&cptk_live_lock));
+	mutex_unlock(&cptk_live_lock);
 	return old;
 }
 
 /* The summary line of a planned table, at load and after each write. */
-static void cpt_report(const struct cptab *tab)
+static void cptk_report(const struct cptab *tab)
 {
-	const struct cpt_table *table = tab->table;
+	const struct cplan_table *table = tab->table;
 
 	pr_info("%d partitions over %d nodes, %d cores, %d CPUs\n",
 		table->nr_parts, table->nr_placed_nodes,
 		table->nr_placed_cores, table->nr_placed_cpus);
-	if (table->warnings & CPT_WARN_SPLIT_CORES)
+	if (table->warnings & CPLAN_WARN_SPLIT_CORES)
 		pr_warn("more partitions than cores (%d): SMT siblings are split between partitions\n",
 			table->nr_placed_cores);
-	if (table->warnings & CPT_WARN_NPART_IGNORED)
+	if (table->warnings & CPLAN_WARN_NPART_IGNORED)
 		pr_warn("npartitions=%d ignored: cpu_pattern sets the partitions\n",
 			tab->npartitions);
 }
@@ -225,19 +225,19 @@ static void cpt_report(const struct cptab *tab)
  * planner's own, whether the values come from the module parameters or a
  * sysctl write: the user's value is wrong, and the line says why.
  */
-static struct cptab *cpt_build(int npartitions, const char *pattern)
+static struct cptab *cptk_build(int npartitions, const char *pattern)
 {
-	struct cpt_err err = { .offset = -1 };
-	struct cpt_table *table;
-	struct cpt_topo *topo;
+	struct cplan_err err = { .offset = -1 };
+	struct cplan_table *table;
+	struct cplan_topo *topo;
 	struct cptab *tab;
 	int ret;
 
-	topo = cpt_topo_snapshot(-1);
+	topo = cptk_topo_snapshot(-1);
 	if (!topo)
 		return ERR_PTR(-ENOMEM);
-	ret = cpt_plan(topo, npartitions, pattern, &table, &err);
-	cpt_topo_free(topo);
+	ret = cplan_make(topo, npartitions, pattern, &table, &err);
+	cplan_topo_free(topo);
 	if (ret) {
 		if (err.msg[0])
 			pr_err("%s\n", err.msg);
@@ -246,7 +246,7 @@ static struct cptab *cpt_build(int npartitions, const char *pattern)
 			       ret);
 		return ERR_PTR(ret);
 	}
-	tab = cptab_create(table, npartitions, pattern);
+	tab = cptk_tab_create(table, npartitions, pattern);
 	return tab ?: ERR_PTR(-ENOMEM);
 }
 
@@ -256,7 +256,7 @@ static struct cptab *cpt_build(int npartitions, const char *pattern)
  * CPUs that are online when cpt loads, or a teardown rolled back before it
  * reached us.
  */
-static bool cpt_table_is_current(const struct cpt_table *table,
+static bool cptk_table_is_current(const struct cplan_table *table,
 				 unsigned int cpu, bool up)
 {
 	unsigned int c;
@@ -268,47 +268,47 @@ static bool cpt_table_is_current(const struct cpt_table *table,
 }
 
 /* A CPU that gets a partition for the first time is worth a line. */
-static void cpt_report_joins(const struct cpt_table *old,
-			     const struct cpt_table *new)
+static void cptk_report_joins(const struct cplan_table *old,
+			     const struct cplan_table *new)
 {
 	int c;
 
 	for (c = 0; c < new->nr_cpus; c++)
-		if (old->cpu_part[c] == CPT_NONE && new->cpu_part[c] != CPT_NONE)
+		if (old->cpu_part[c] == CPLAN_NONE && new->cpu_part[c] != CPLAN_NONE)
 			pr_info("CPU %d joins partition %d\n", c,
 				new->cpu_part[c]);
 }
 
 /* Follow @cpu coming up or going down, under the hotplug lock. */
-static void cpt_follow(unsigned int cpu, bool up)
+static void cptk_follow(unsigned int cpu, bool up)
 {
-	struct cpt_err err = { .offset = -1 };
+	struct cplan_err err = { .offset = -1 };
 	struct cptab *old, *tab;
-	struct cpt_table *table;
-	struct cpt_topo *topo;
+	struct cplan_table *table;
+	struct cplan_topo *topo;
 	int ret = -ENOMEM;
 
-	mutex_lock(&cpt_live_lock);
-	old = rcu_dereference_protected(cpt_cur,
-					lockdep_is_held(&cpt_live_lock));
-	if (!old || cpt_table_is_current(old->table, cpu, up))
+	mutex_lock(&cptk_live_lock);
+	old = rcu_dereference_protected(cptk_cur,
+					lockdep_is_held(&cptk_live_lock));
+	if (!old || cptk_table_is_current(old->table, cpu, up))
 		goto unlock;
 
-	topo = cpt_topo_snapshot(up ? -1 : (int)cpu);
+	topo = cptk_topo_snapshot(up ? -1 : (int)cpu);
 	if (!topo)
 		goto warn;
-	ret = cpt_table_update(old->table, topo, &table, &err);
-	cpt_topo_free(topo);
+	ret = cplan_table_update(old->table, topo, &table, &err);
+	cplan_topo_free(topo);
 	if (ret)
 		goto warn;
-	tab = cptab_create(table, old->npartitions, old->pattern);
+	tab = cptk_tab_create(table, old->npartitions, old->pattern);
 	if (!tab) {
 		ret = -ENOMEM;
 		goto warn;
 	}
-	cpt_report_joins(old->table, tab->table);
-	/* The CPUs online differ (cpt_table_is_current()): so does @tab. */
-	cpt_install(tab, false);
+	cptk_report_joins(old->table, tab->table);
+	/* The CPUs online differ (cptk_table_is_current()): so does @tab. */
+	cptk_install(tab, false);
 	goto unlock;
 
 warn:
@@ -320,7 +320,7 @@ warn:
 	pr_warn_once("cannot follow CPU %u going %s (error %d): the partition table stays as it was\n",
 		     cpu, up ? "online" : "offline", ret);
 unlock:
-	mutex_unlock(&cpt_live_lock);
+	mutex_unlock(&cptk_live_lock);
 }
 
 /*
@@ -328,40 +328,40 @@ unlock:
  * with the hotplug lock held for writing, after @cpu is in cpu_online_mask
  * (up) and before it leaves it (down).  They never fail the event.
  */
-static int cpt_cpu_online(unsigned int cpu)
+static int cptk_cpu_online(unsigned int cpu)
 {
-	cpt_follow(cpu, true);
+	cptk_follow(cpu, true);
 	return 0;
 }
 
-static int cpt_cpu_offline(unsigned int cpu)
+static int cptk_cpu_offline(unsigned int cpu)
 {
-	cpt_follow(cpu, false);
+	cptk_follow(cpu, false);
 	return 0;
 }
 
 /*
- * Wait until no table is left to free, then destroy cpt_wq.  Nothing can
+ * Wait until no table is left to free, then destroy cptk_wq.  Nothing can
  * queue a notification any more (the hotplug state and the sysctl files
  * are gone, or were never there), but one may still be running, and it
  * can drop the last reference of a table: its cpt_put() queues a free
  * after a grace period.  So, in this order:
- *   1. flush cpt_wq: the running notification has put its table;
- *   2. rcu_barrier(): every free queued so far is on cpt_wq;
+ *   1. flush cptk_wq: the running notification has put its table;
+ *   2. rcu_barrier(): every free queued so far is on cptk_wq;
  *   3. destroy_workqueue() runs them.
  * A free queues nothing, so nothing comes after 3.  The other way round
  * (the barrier first), a notification that put the last reference after
  * the barrier queued its free on a destroyed workqueue.
  */
-static void cpt_drain(void)
+static void cptk_drain(void)
 {
-	flush_workqueue(cpt_wq);
+	flush_workqueue(cptk_wq);
 	rcu_barrier();
-	destroy_workqueue(cpt_wq);
+	destroy_workqueue(cptk_wq);
 }
 
 /**
- * cpt_live_start() - plan the first table, install it, follow hotplug
+ * cptk_live_start() - plan the first table, install it, follow hotplug
  * @npartitions: the partition count asked for (0: automatic)
  * @pattern: the cpu_pattern ("" for none)
  *
@@ -371,7 +371,7 @@ static void cpt_drain(void)
  *
  * Return: 0, or a negative errno (a refused plan has said why in the log).
  */
-int cpt_live_start(int npartitions, const char *pattern)
+int cptk_live_start(int npartitions, const char *pattern)
 {
 	struct cptab *tab;
 	int ret;
@@ -383,72 +383,72 @@ int cpt_live_start(int npartitions, const char *pattern)
 	 * replacements (a consumer rebuilding slowly, frees queuing behind
 	 * it) does not make the pool spawn a crowd of workers.
 	 */
-	cpt_wq = alloc_ordered_workqueue("cpt", 0);
-	if (!cpt_wq)
+	cptk_wq = alloc_ordered_workqueue("cpt", 0);
+	if (!cptk_wq)
 		return -ENOMEM;
 
 	cpus_read_lock();
-	mutex_lock(&cpt_live_lock);
-	tab = cpt_build(npartitions, pattern);
+	mutex_lock(&cptk_live_lock);
+	tab = cptk_build(npartitions, pattern);
 	if (IS_ERR(tab)) {
-		mutex_unlock(&cpt_live_lock);
+		mutex_unlock(&cptk_live_lock);
 		cpus_read_unlock();
 		ret = PTR_ERR(tab);
 		goto err_wq;
 	}
-	cpt_install(tab, false);
-	cpt_notified = tab->generation;
-	cpt_report(tab);
-	mutex_unlock(&cpt_live_lock);
+	cptk_install(tab, false);
+	cptk_notified = tab->generation;
+	cptk_report(tab);
+	mutex_unlock(&cptk_live_lock);
 
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 						   "cpt:online",
-						   cpt_cpu_online,
-						   cpt_cpu_offline);
+						   cptk_cpu_online,
+						   cptk_cpu_offline);
 	cpus_read_unlock();
 	if (ret < 0) {
 		pr_err("cannot follow CPU hotplug: error %d\n", ret);
 		goto err_uninstall;
 	}
-	cpt_hp_state = ret;
+	cptk_hp_state = ret;
 	return 0;
 
 err_uninstall:
-	cpt_put(cpt_uninstall());
+	cpt_put(cptk_uninstall());
 err_wq:
-	cpt_drain();
+	cptk_drain();
 	return ret;
 }
 
 /**
- * cpt_live_stop() - stop following hotplug and free the table
+ * cptk_live_stop() - stop following hotplug and free the table
  *
  * Called when no other module uses cpt (the module loader sees to that)
  * and the sysctl files are gone, so nothing can replace or look up the
  * table any more.
  */
-void cpt_live_stop(void)
+void cptk_live_stop(void)
 {
 	int left;
 
-	cpuhp_remove_state_nocalls(cpt_hp_state);
-	cpt_put(cpt_uninstall());
-	cpt_drain();
+	cpuhp_remove_state_nocalls(cptk_hp_state);
+	cpt_put(cptk_uninstall());
+	cptk_drain();
 
 	/*
 	 * A consumer that did not put a table or unregister its notifier is
 	 * gone by now: say so rather than free memory it may still name.
 	 */
-	left = atomic_read(&cpt_nr_tables);
+	left = atomic_read(&cptk_nr_tables);
 	if (left)
 		pr_warn("%d partition tables still held at unload (a consumer did not cpt_put() them): leaked\n",
 			left);
-	if (rcu_access_pointer(cpt_chain.head))
+	if (rcu_access_pointer(cptk_chain.head))
 		pr_warn("a consumer did not unregister its notifier\n");
 }
 
 /**
- * cpt_live_replan() - plan a new table from scratch and put it in force
+ * cptk_live_replan() - plan a new table from scratch and put it in force
  * @npartitions: the new partition count, or NULL to keep the one in force
  * @pattern: the new cpu_pattern, or NULL to keep the one in force
  *
@@ -462,50 +462,50 @@ void cpt_live_stop(void)
  * once when the plan is the table in force: nothing is replaced), or the
  * planner's negative errno.
  */
-int cpt_live_replan(const int *npartitions, const char *pattern)
+int cptk_live_replan(const int *npartitions, const char *pattern)
 {
 	struct cptab *old, *tab;
 	bool notify = false, same;
 	int ret = 0;
 
 	/* It would wait for the notification that is calling it. */
-	if (cpt_in_notifier())
-		return cpt_refuse_in_notifier("a cpt sysctl write");
+	if (cptk_in_notifier())
+		return cptk_refuse_in_notifier("a cpt sysctl write");
 	cpus_read_lock();
-	mutex_lock(&cpt_live_lock);
-	old = rcu_dereference_protected(cpt_cur,
-					lockdep_is_held(&cpt_live_lock));
+	mutex_lock(&cptk_live_lock);
+	old = rcu_dereference_protected(cptk_cur,
+					lockdep_is_held(&cptk_live_lock));
 	if (!old) {
 		ret = -ENODEV;
 		goto unlock;
 	}
-	tab = cpt_build(npartitions ? *npartitions : old->npartitions,
+	tab = cptk_build(npartitions ? *npartitions : old->npartitions,
 			pattern ?: old->pattern);
 	if (IS_ERR(tab)) {
 		ret = PTR_ERR(tab);
 		goto unlock;
 	}
-	cpt_report(tab);
+	cptk_report(tab);
 	/*
 	 * A value written again: a new table would only make readers start
 	 * again.  (Other values that give the same partitions, such as a
 	 * count under an explicit pattern, are shown: the table is replaced,
-	 * but consumers are not told, see cpt_install().)
+	 * but consumers are not told, see cptk_install().)
 	 */
-	same = cpt_table_equal(old->table, tab->table);
+	same = cplan_table_equal(old->table, tab->table);
 	if (same && tab->npartitions == old->npartitions &&
 	    !strcmp(tab->pattern, old->pattern)) {
 		pr_info("the partition table is unchanged\n");
-		cptab_destroy(tab);
+		cptk_tab_destroy(tab);
 		goto unlock;
 	}
-	notify = cpt_install(tab, same);
+	notify = cptk_install(tab, same);
 	if (!notify)
 		pr_info("the partitions are unchanged\n");
 unlock:
-	mutex_unlock(&cpt_live_lock);
+	mutex_unlock(&cptk_live_lock);
 	cpus_read_unlock();
 	if (notify)
-		flush_work(&cpt_notify_work);
+		flush_work(&cptk_notify_work);
 	return ret;
 }

@@ -5,8 +5,8 @@
  * LINUX_VERSION_CODE: everything else uses the helpers below, so that a new
  * kernel means a change here and nowhere else.
  */
-#ifndef CPT_COMPAT_H
-#define CPT_COMPAT_H
+#ifndef CPTK_COMPAT_H
+#define CPTK_COMPAT_H
 
 #include <linux/limits.h>
 #include <linux/sysctl.h>
@@ -18,7 +18,7 @@
 #endif
 
 /*
- * cpt_compat_llc_id() - opaque id of the last level cache of an online CPU
+ * cptk_compat_llc_id() - opaque id of the last level cache of an online CPU
  * @cpu: an online CPU
  *
  * Returns a non-negative id, equal for CPUs that share their L3, or -1 when
@@ -31,7 +31,7 @@
  * export no LLC id to modules (cacheinfo and cpu_coregroup_mask are not
  * exported), so they get "unknown".
  */
-static inline int cpt_compat_llc_id(unsigned int cpu)
+static inline int cptk_compat_llc_id(unsigned int cpu)
 {
 #ifdef CONFIG_X86
 	u32 id;
@@ -57,30 +57,30 @@ static inline int cpt_compat_llc_id(unsigned int cpu)
  * so @table must be a real array, never a pointer.
  *
  * Up to 6.10 a table ends with an empty sentinel entry; 6.11 rejects it.
- * Terminate tables with CPT_CTL_SENTINEL (no comma after it).
+ * Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
  *
  * From 6.11 proc_handler takes a const struct ctl_table: declare handlers
- * as handler(CPT_CTL_CONST struct ctl_table *table, ...).
+ * as handler(CPTK_CTL_CONST struct ctl_table *table, ...).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define CPT_CTL_SENTINEL
-#define CPT_CTL_CONST		const
+#define CPTK_CTL_SENTINEL
+#define CPTK_CTL_CONST		const
 #else
-#define CPT_CTL_SENTINEL	{ }
-#define CPT_CTL_CONST
+#define CPTK_CTL_SENTINEL	{ }
+#define CPTK_CTL_CONST
 #endif
 
 /*
- * CPT_EXPORT(sym): export @sym (GPL) in the symbol namespace "CPT", which
+ * CPTK_EXPORT(sym): export @sym (GPL) in the symbol namespace "CPT", which
  * consumers import with CPT_IMPORT_NS (cpt.h).  Up to 6.12 the namespace
  * argument of EXPORT_SYMBOL_NS_GPL() is a bare word that the macro turns
  * into a string; 6.13 takes the string literal itself.
  */
 #include <linux/export.h>
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define CPT_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, "CPT")
+#define CPTK_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, "CPT")
 #else
-#define CPT_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, CPT)
+#define CPTK_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, CPT)
 #endif
 
-#endif /* CPT_COMPAT_H */
+#endif /* CPTK_COMPAT_H */

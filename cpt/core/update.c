@@ -8,14 +8,14 @@
  * have placed them had they been there: with an online sibling first (never
  * split a core), then within their L3 domain, then their node, then the
  * nearest node, each time in the partition with the fewest online CPUs.
- * A fresh layout is a new cpt_plan(), the administrator's call.
+ * A fresh layout is a new cplan_make(), the administrator's call.
  */
-#include "core_internal.h"
+#include "cplan_internal.h"
 
 #define JOIN_BARRED	(-2)
 
 struct update {
-	const struct cpt_topo *topo;
+	const struct cplan_topo *topo;
 	int *cpu_part;
 	int *cpu_node;
 	bool *barred;
@@ -27,7 +27,7 @@ struct update {
 
 static bool is_member(const struct update *u, int cpu)
 {
-	return u->topo->cpu[cpu].online && u->cpu_part[cpu] != CPT_NONE;
+	return u->topo->cpu[cpu].online && u->cpu_part[cpu] != CPLAN_NONE;
 }
 
 /*
@@ -38,16 +38,16 @@ static bool is_member(const struct update *u, int cpu)
  */
 static int sibling_partition(const struct update *u, int cpu)
 {
-	const struct cpt_cpu *me = &u->topo->cpu[cpu];
-	int s, ret = CPT_NONE;
+	const struct cplan_cpu *me = &u->topo->cpu[cpu];
+	int s, ret = CPLAN_NONE;
 
 	for (s = 0; s < u->topo->nr_cpus; s++) {
-		const struct cpt_cpu *sib = &u->topo->cpu[s];
+		const struct cplan_cpu *sib = &u->topo->cpu[s];
 
 		if (s == cpu || !sib->online || sib->core != me->core ||
 		    sib->node != me->node)
 			continue;
-		if (u->cpu_part[s] != CPT_NONE)
+		if (u->cpu_part[s] != CPLAN_NONE)
 			return u->cpu_part[s];
 		if (u->core_barred[s])
 			ret = JOIN_BARRED;
@@ -58,7 +58,7 @@ static int sibling_partition(const struct update *u, int cpu)
 /* The node of member @s (where it was last online), or -1. */
 static int member_node(const struct update *u, int s)
 {
-	if (u->cpu_part[s] == CPT_NONE)
+	if (u->cpu_part[s] == CPLAN_NONE)
 		return -1;
 	return u->topo->cpu[s].online ? u->topo->cpu[s].node : u->cpu_node[s];
 }
@@ -67,8 +67,8 @@ static int member_node(const struct update *u, int s)
 static bool better(const struct update *u, int p, int dist, int best,
 		   int best_dist)
 {
-	if (best == CPT_NONE || dist != best_dist)
-		return best == CPT_NONE || dist < best_dist;
+	if (best == CPLAN_NONE || dist != best_dist)
+		return best == CPLAN_NONE || dist < best_dist;
 	return u->load[p] < u->load[best] ||
 	       (u->load[p] == u->load[best] && p < best);
 }
@@ -80,12 +80,12 @@ static bool better(const struct update *u, int p, int dist, int best,
 static int nearby_partition(const struct update *u, int cpu, bool by_llc,
 			    bool any_node)
 {
-	const struct cpt_topo *topo = u->topo;
-	const struct cpt_cpu *me = &topo->cpu[cpu];
-	int s, best = CPT_NONE, best_dist = 0;
+	const struct cplan_topo *topo = u->topo;
+	const struct cplan_cpu *me = &topo->cpu[cpu];
+	int s, best = CPLAN_NONE, best_dist = 0;
 
 	for (s = 0; s < topo->nr_cpus; s++) {
-		const struct cpt_cpu *other = &topo->cpu[s];
+		const struct cplan_cpu *other = &topo->cpu[s];
 		int p = u->cpu_part[s], dist = 0, node = member_node(u, s);
 
 		/* the L3 key of an offline member is unknown; its node is
@@ -113,33 +113,33 @@ static int join_partition(const struct update *u, int cpu)
 {
 	int p = sibling_partition(u, cpu);
 
-	if (p == CPT_NONE)
+	if (p == CPLAN_NONE)
 		p = nearby_partition(u, cpu, true, false);
-	if (p == CPT_NONE)
+	if (p == CPLAN_NONE)
 		p = nearby_partition(u, cpu, false, false);
-	if (p == CPT_NONE)
+	if (p == CPLAN_NONE)
 		p = nearby_partition(u, cpu, false, true);
 	/*
 	 * Every partition had a CPU when planned, and keeps it: a CPU with
 	 * no member anywhere to join cannot happen.  Should it, the first
 	 * partition is as good as any.
 	 */
-	return p == CPT_NONE ? 0 : p;
+	return p == CPLAN_NONE ? 0 : p;
 }
 
-static int copy_old(struct update *u, const struct cpt_table *old)
+static int copy_old(struct update *u, const struct cplan_table *old)
 {
-	const struct cpt_topo *topo = u->topo;
+	const struct cplan_topo *topo = u->topo;
 	size_t n = (size_t)topo->nr_cpus;	/* > 0: checked by topo_fits() */
 	int cpu;
 
 	u->nr_parts = old->nr_parts;
-	u->cpu_part = cpt_calloc(n, sizeof(int));
-	u->cpu_node = cpt_calloc(n, sizeof(int));
-	u->barred = cpt_calloc(n, sizeof(bool));
-	u->core_barred = cpt_calloc(n, sizeof(bool));
+	u->cpu_part = cplan_calloc(n, sizeof(int));
+	u->cpu_node = cplan_calloc(n, sizeof(int));
+	u->barred = cplan_calloc(n, sizeof(bool));
+	u->core_barred = cplan_calloc(n, sizeof(bool));
 	u->node_barred = old->node_barred;
-	u->load = cpt_calloc((size_t)old->nr_parts, sizeof(int));
+	u->load = cplan_calloc((size_t)old->nr_parts, sizeof(int));
 	if (!u->cpu_part || !u->cpu_node || !u->barred || !u->core_barred ||
 	    !u->load)
 		return -ENOMEM;
@@ -156,7 +156,7 @@ static int copy_old(struct update *u, const struct cpt_table *old)
 	return 0;
 }
 
-static bool topo_fits(const struct cpt_table *old, const struct cpt_topo *topo)
+static bool topo_fits(const struct cplan_table *old, const struct cplan_topo *topo)
 {
 	int cpu;
 
@@ -171,15 +171,15 @@ static bool topo_fits(const struct cpt_table *old, const struct cpt_topo *topo)
 	return true;
 }
 
-int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
-		     struct cpt_table **tablep, struct cpt_err *err)
+int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *topo,
+		     struct cplan_table **tablep, struct cplan_err *err)
 {
 	struct update u = { .topo = topo };
 	int cpu, ret;
 
 	*tablep = NULL;
 	if (!topo_fits(old, topo))
-		return cpt_fail(err, -EINVAL, NULL, -1,
+		return cplan_fail(err, -EINVAL, NULL, -1,
 				"topology does not match the table");
 	ret = copy_old(&u, old);
 	if (ret)
@@ -187,7 +187,7 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		int p;
 
-		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPT_NONE ||
+		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPLAN_NONE ||
 		    u.barred[cpu])
 			continue;
 		if (u.node_barred && u.node_barred[topo->cpu[cpu].node]) {
@@ -204,7 +204,7 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
 		u.cpu_node[cpu] = topo->cpu[cpu].node;
 		u.load[p]++;
 	}
-	*tablep = cpt_assemble_table(topo, u.nr_parts, u.cpu_part, u.cpu_node,
+	*tablep = cplan_assemble_table(topo, u.nr_parts, u.cpu_part, u.cpu_node,
 				     u.barred, u.core_barred, u.node_barred);
 	if (*tablep)
 		(*tablep)->warnings = old->warnings;
@@ -212,11 +212,11 @@ int cpt_table_update(const struct cpt_table *old, const struct cpt_topo *topo,
 		ret = -ENOMEM;
 out:
 	if (ret)
-		cpt_fail(err, ret, NULL, -1, "out of memory");
-	cpt_free(u.cpu_part);
-	cpt_free(u.cpu_node);
-	cpt_free(u.barred);
-	cpt_free(u.core_barred);
-	cpt_free(u.load);
+		cplan_fail(err, ret, NULL, -1, "out of memory");
+	cplan_free(u.cpu_part);
+	cplan_free(u.cpu_node);
+	cplan_free(u.barred);
+	cplan_free(u.core_barred);
+	cplan_free(u.load);
 	return ret;
 }

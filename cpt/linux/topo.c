@@ -8,15 +8,15 @@
 #include <linux/nodemask.h>
 #include <linux/topology.h>
 
-#include "cpt_compat.h"
-#include "cpt_glue.h"
+#include "compat.h"
+#include "cptk.h"
 
 /*
  * A CPU whose node the kernel does not know (NUMA_NO_NODE, which x86 never
  * leaves on an online CPU) is put on the first online node rather than
  * given to the planner as an id it would reject.
  */
-static int cpt_read_node(unsigned int cpu)
+static int cptk_read_node(unsigned int cpu)
 {
 	int node = cpu_to_node(cpu);
 
@@ -26,7 +26,7 @@ static int cpt_read_node(unsigned int cpu)
 }
 
 /* The caller holds the hotplug lock, so the sibling masks are stable. */
-static void cpt_read_cpu(struct cpt_cpu *c, unsigned int cpu)
+static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu)
 {
 	unsigned int first = cpumask_first(topology_sibling_cpumask(cpu));
 	int package = topology_physical_package_id(cpu);
@@ -38,14 +38,14 @@ static void cpt_read_cpu(struct cpt_cpu *c, unsigned int cpu)
 	 */
 	c->core = first < nr_cpu_ids ? first : cpu;
 	c->package = package >= 0 ? package : 0;
-	c->node = cpt_read_node(cpu);
-	c->llc = cpt_compat_llc_id(cpu);
+	c->node = cptk_read_node(cpu);
+	c->llc = cptk_compat_llc_id(cpu);
 	if (c->llc < 0)
-		c->llc = CPT_NONE;
+		c->llc = CPLAN_NONE;
 	c->online = true;
 }
 
-static void cpt_read_nodes(struct cpt_topo *topo)
+static void cptk_read_nodes(struct cplan_topo *topo)
 {
 	int a, b;
 
@@ -58,7 +58,7 @@ static void cpt_read_nodes(struct cpt_topo *topo)
 }
 
 /**
- * cpt_topo_snapshot() - read the topology of the online CPUs
+ * cptk_topo_snapshot() - read the topology of the online CPUs
  * @dying: a CPU to read as offline, or -1
  *
  * The caller holds the CPU hotplug lock: cpus_read_lock(), or the write
@@ -71,21 +71,21 @@ static void cpt_read_nodes(struct cpt_topo *topo)
  * name their core after it (the lowest sibling); that key stays equal among
  * them, which is all the planner asks of it.
  *
- * Return: a topology to free with cpt_topo_free(), or NULL when out of
+ * Return: a topology to free with cplan_topo_free(), or NULL when out of
  * memory.
  */
-struct cpt_topo *cpt_topo_snapshot(int dying)
+struct cplan_topo *cptk_topo_snapshot(int dying)
 {
-	struct cpt_topo *topo;
+	struct cplan_topo *topo;
 	unsigned int cpu;
 
-	topo = cpt_topo_alloc(nr_cpu_ids, nr_node_ids);
+	topo = cplan_topo_alloc(nr_cpu_ids, nr_node_ids);
 	if (!topo)
 		return NULL;
 
 	for_each_online_cpu(cpu)
 		if ((int)cpu != dying)
-			cpt_read_cpu(&topo->cpu[cpu], cpu);
-	cpt_read_nodes(topo);
+			cptk_read_cpu(&topo->cpu[cpu], cpu);
+	cptk_read_nodes(topo);
 	return topo;
 }

@@ -13,23 +13,23 @@
  * index, so a range like 0-2147483647 is refused at its end instead of
  * being walked.
  */
-#include "core_internal.h"
+#include "cplan_internal.h"
 
 enum list_kind { LIST_CPUS, LIST_NODES, LIST_EXCLUDE, LIST_CORES };
 
 struct parser {
-	const struct cpt_topo *topo;
+	const struct cplan_topo *topo;
 	const char *text;
 	int pos;
-	struct cpt_pattern *pat;
-	struct cpt_err *err;
+	struct cplan_pattern *pat;
+	struct cplan_err *err;
 	int *node_cpus;		/* online CPUs per node */
 	char what[96];
 };
 
 #define parse_error(p, error, offset, ...)				\
-	(cpt_snprintf((p)->what, sizeof((p)->what), __VA_ARGS__),	\
-	 cpt_fail((p)->err, (error), (p)->text, (offset), (p)->what))
+	(cplan_snprintf((p)->what, sizeof((p)->what), __VA_ARGS__),	\
+	 cplan_fail((p)->err, (error), (p)->text, (offset), (p)->what))
 
 static bool is_space(char c)
 {
@@ -75,7 +75,7 @@ static int copy_token(const char *text, int offset, char *token, int size)
 	return i;
 }
 
-int cpt_fail(struct cpt_err *err, int error, const char *text, int offset,
+int cplan_fail(struct cplan_err *err, int error, const char *text, int offset,
 	     const char *what)
 {
 	char token[40];
@@ -84,13 +84,13 @@ int cpt_fail(struct cpt_err *err, int error, const char *text, int offset,
 		return error;
 	err->offset = offset;
 	if (offset < 0 || !text)
-		cpt_snprintf(err->msg, sizeof(err->msg), "%s", what);
+		cplan_snprintf(err->msg, sizeof(err->msg), "%s", what);
 	else if (copy_token(text, offset, token, sizeof(token)))
-		cpt_snprintf(err->msg, sizeof(err->msg),
+		cplan_snprintf(err->msg, sizeof(err->msg),
 			     "cpu_pattern: %s at offset %d ('%s')",
 			     what, offset, token);
 	else
-		cpt_snprintf(err->msg, sizeof(err->msg),
+		cplan_snprintf(err->msg, sizeof(err->msg),
 			     "cpu_pattern: %s at offset %d (end of pattern)",
 			     what, offset);
 	return error;
@@ -113,7 +113,7 @@ static int parse_number(struct parser *p, int *val)
 	while (is_digit(s[p->pos])) {
 		int d = s[p->pos] - '0';
 
-		if (v > (CPT_INT_MAX - d) / 10)
+		if (v > (CPLAN_INT_MAX - d) / 10)
 			return parse_error(p, -ERANGE, start,
 					   "number too large");
 		v = v * 10 + d;
@@ -131,7 +131,7 @@ static int list_bound(const struct parser *p, enum list_kind kind)
 
 static int check_exists(struct parser *p, enum list_kind kind, int v, int off)
 {
-	const struct cpt_topo *topo = p->topo;
+	const struct cplan_topo *topo = p->topo;
 
 	switch (kind) {
 	case LIST_NODES:
@@ -167,7 +167,7 @@ static int check_exists(struct parser *p, enum list_kind kind, int v, int off)
 static int assign(struct parser *p, enum list_kind kind, int part, int v,
 		  int off)
 {
-	struct cpt_pattern *pat = p->pat;
+	struct cplan_pattern *pat = p->pat;
 	int *slot;
 
 	switch (kind) {
@@ -188,7 +188,7 @@ static int assign(struct parser *p, enum list_kind kind, int part, int v,
 	if (*slot == part)
 		return parse_error(p, -EINVAL, off, "%s %d is listed twice",
 				   kind == LIST_NODES ? "node" : "CPU", v);
-	if (*slot != CPT_NONE)
+	if (*slot != CPLAN_NONE)
 		return parse_error(p, -EINVAL, off,
 				   "%s %d is in partitions %d and %d",
 				   kind == LIST_NODES ? "node" : "CPU", v,
@@ -301,7 +301,7 @@ static int parse_list(struct parser *p, enum list_kind kind, int part)
 
 static int parse_partition(struct parser *p)
 {
-	struct cpt_pattern *pat = p->pat;
+	struct cplan_pattern *pat = p->pat;
 	enum list_kind kind = pat->by_node ? LIST_NODES : LIST_CPUS;
 	int off = p->pos, id, ret;
 
@@ -313,10 +313,10 @@ static int parse_partition(struct parser *p)
 				   "partition id %d is beyond the %d %s", id,
 				   list_bound(p, kind),
 				   pat->by_node ? "nodes" : "CPUs");
-	if (id >= CPT_PARTS_MAX)
+	if (id >= CPLAN_PARTS_MAX)
 		return parse_error(p, -ERANGE, off,
 				   "partition id %d: cpt supports %d partitions",
-				   id, CPT_PARTS_MAX);
+				   id, CPLAN_PARTS_MAX);
 	if (pat->part_offset[id] >= 0)
 		return parse_error(p, -EINVAL, off,
 				   "duplicate partition id %d", id);
@@ -327,7 +327,7 @@ static int parse_partition(struct parser *p)
 
 static int parse_item(struct parser *p)
 {
-	struct cpt_pattern *pat = p->pat;
+	struct cplan_pattern *pat = p->pat;
 	char c = p->text[p->pos];
 	int off = p->pos;
 
@@ -344,18 +344,18 @@ static int parse_item(struct parser *p)
 		pat->by_node = true;
 		return 0;
 	case 'X':
-		return parse_list(p, LIST_EXCLUDE, CPT_NONE);
+		return parse_list(p, LIST_EXCLUDE, CPLAN_NONE);
 	case 'C':
 		if (pat->core_drop_offset < 0)
 			pat->core_drop_offset = off;
-		return parse_list(p, LIST_CORES, CPT_NONE);
+		return parse_list(p, LIST_CORES, CPLAN_NONE);
 	default:
 		return parse_error(p, -EINVAL, off, "unexpected character");
 	}
 }
 
 /* Partition ids are bounded by the CPUs, or the nodes after "N". */
-static int max_parts(const struct cpt_topo *topo)
+static int max_parts(const struct cplan_topo *topo)
 {
 	return topo->nr_cpus > topo->nr_nodes ? topo->nr_cpus : topo->nr_nodes;
 }
@@ -363,7 +363,7 @@ static int max_parts(const struct cpt_topo *topo)
 /* Partition ids must be exactly 0..k-1. */
 static int check_ids(struct parser *p)
 {
-	struct cpt_pattern *pat = p->pat;
+	struct cplan_pattern *pat = p->pat;
 	int id, last = -1;
 
 	for (id = 0; id < max_parts(p->topo); id++)
@@ -377,41 +377,41 @@ static int check_ids(struct parser *p)
 	return 0;
 }
 
-static int alloc_pattern(const struct cpt_topo *topo, struct cpt_pattern *pat)
+static int alloc_pattern(const struct cplan_topo *topo, struct cplan_pattern *pat)
 {
 	int i;
 
 	pat->by_node = false;
 	pat->nr_parts = 0;
 	pat->core_drop_offset = -1;
-	pat->part_offset = cpt_calloc(max_parts(topo), sizeof(int));
-	pat->cpu_part = cpt_calloc(topo->nr_cpus, sizeof(int));
-	pat->node_part = cpt_calloc(topo->nr_nodes, sizeof(int));
-	pat->excluded = cpt_calloc(topo->nr_cpus, sizeof(bool));
-	pat->core_drop = cpt_calloc(topo->nr_cpus, sizeof(int));
+	pat->part_offset = cplan_calloc(max_parts(topo), sizeof(int));
+	pat->cpu_part = cplan_calloc(topo->nr_cpus, sizeof(int));
+	pat->node_part = cplan_calloc(topo->nr_nodes, sizeof(int));
+	pat->excluded = cplan_calloc(topo->nr_cpus, sizeof(bool));
+	pat->core_drop = cplan_calloc(topo->nr_cpus, sizeof(int));
 	if (!pat->part_offset || !pat->cpu_part || !pat->node_part ||
 	    !pat->excluded || !pat->core_drop) {
-		cpt_pattern_release(pat);
+		cplan_pattern_release(pat);
 		return -ENOMEM;
 	}
 	for (i = 0; i < max_parts(topo); i++)
 		pat->part_offset[i] = -1;
 	for (i = 0; i < topo->nr_cpus; i++) {
-		pat->cpu_part[i] = CPT_NONE;
+		pat->cpu_part[i] = CPLAN_NONE;
 		pat->core_drop[i] = -1;
 	}
 	for (i = 0; i < topo->nr_nodes; i++)
-		pat->node_part[i] = CPT_NONE;
+		pat->node_part[i] = CPLAN_NONE;
 	return 0;
 }
 
-void cpt_pattern_release(struct cpt_pattern *pat)
+void cplan_pattern_release(struct cplan_pattern *pat)
 {
-	cpt_free(pat->part_offset);
-	cpt_free(pat->cpu_part);
-	cpt_free(pat->node_part);
-	cpt_free(pat->excluded);
-	cpt_free(pat->core_drop);
+	cplan_free(pat->part_offset);
+	cplan_free(pat->cpu_part);
+	cplan_free(pat->node_part);
+	cplan_free(pat->excluded);
+	cplan_free(pat->core_drop);
 	pat->part_offset = NULL;
 	pat->cpu_part = NULL;
 	pat->node_part = NULL;
@@ -421,10 +421,10 @@ void cpt_pattern_release(struct cpt_pattern *pat)
 
 static int count_node_cpus(struct parser *p)
 {
-	const struct cpt_topo *topo = p->topo;
+	const struct cplan_topo *topo = p->topo;
 	int cpu;
 
-	p->node_cpus = cpt_calloc(topo->nr_nodes, sizeof(int));
+	p->node_cpus = cplan_calloc(topo->nr_nodes, sizeof(int));
 	if (!p->node_cpus)
 		return -ENOMEM;
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
@@ -435,25 +435,25 @@ static int count_node_cpus(struct parser *p)
 
 /*
  * Parse @text into @pat.  On success the caller releases @pat with
- * cpt_pattern_release(); on failure nothing is left allocated.
+ * cplan_pattern_release(); on failure nothing is left allocated.
  */
-int cpt_pattern_parse(const struct cpt_topo *topo, const char *text,
-		      struct cpt_pattern *pat, struct cpt_err *err)
+int cplan_pattern_parse(const struct cplan_topo *topo, const char *text,
+		      struct cplan_pattern *pat, struct cplan_err *err)
 {
 	struct parser p = { .topo = topo, .text = text, .pat = pat,
 			    .err = err };
 	int len, ret;
 
 	for (len = 0; text[len]; len++)
-		if (len == CPT_PATTERN_MAX)
-			return cpt_fail(err, -E2BIG, NULL, -1,
+		if (len == CPLAN_PATTERN_MAX)
+			return cplan_fail(err, -E2BIG, NULL, -1,
 					"cpu_pattern: longer than 4096 bytes");
 	ret = alloc_pattern(topo, pat);
 	if (ret)
-		return cpt_fail(err, ret, NULL, -1, "out of memory");
+		return cplan_fail(err, ret, NULL, -1, "out of memory");
 	ret = count_node_cpus(&p);
 	if (ret) {
-		cpt_fail(err, ret, NULL, -1, "out of memory");
+		cplan_fail(err, ret, NULL, -1, "out of memory");
 		goto out;
 	}
 	for (skip_space(&p); text[p.pos] && !ret; skip_space(&p))
@@ -461,8 +461,8 @@ int cpt_pattern_parse(const struct cpt_topo *topo, const char *text,
 	if (!ret)
 		ret = check_ids(&p);
 out:
-	cpt_free(p.node_cpus);
+	cplan_free(p.node_cpus);
 	if (ret)
-		cpt_pattern_release(pat);
+		cplan_pattern_release(pat);
 	return ret;
 }

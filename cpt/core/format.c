@@ -6,7 +6,7 @@
  * semantics: the caller asks for the length with size 0, allocates, and
  * renders; no fixed buffer limits the table (Lustre's 4 KiB one did).
  */
-#include "core_internal.h"
+#include "cplan_internal.h"
 
 struct out {
 	char *buf;
@@ -59,7 +59,7 @@ static size_t finish(struct out *o)
 	return o->len;
 }
 
-size_t cpt_format_table(const struct cpt_table *t, char *buf, size_t size)
+size_t cplan_format_table(const struct cplan_table *t, char *buf, size_t size)
 {
 	struct out o = { .buf = buf, .size = size };
 	int p, i;
@@ -73,12 +73,12 @@ size_t cpt_format_table(const struct cpt_table *t, char *buf, size_t size)
 			put_int(&o, t->part_cpu[i]);
 		}
 		put_char(&o, '\n');
-		cpt_yield();
+		cplan_yield();
 	}
 	return finish(&o);
 }
 
-size_t cpt_format_distance(const struct cpt_table *t, char *buf, size_t size)
+size_t cplan_format_distance(const struct cplan_table *t, char *buf, size_t size)
 {
 	struct out o = { .buf = buf, .size = size };
 	int a, b;
@@ -89,10 +89,10 @@ size_t cpt_format_distance(const struct cpt_table *t, char *buf, size_t size)
 			put_char(&o, ' ');
 			put_int(&o, b);
 			put_char(&o, ':');
-			put_int(&o, cpt_table_distance(t, a, b));
+			put_int(&o, cplan_table_distance(t, a, b));
 		}
 		put_char(&o, '\n');
-		cpt_yield();
+		cplan_yield();
 	}
 	return finish(&o);
 }

@@ -16,7 +16,7 @@
  * log, and changes nothing.  Writing needs CAP_SYS_ADMIN in the initial
  * user namespace, on top of the file mode: the table is the whole
  * machine's.  A count is one write() at offset 0; a pattern may come in
- * pieces (see cpt_pending), may end with one newline (echo adds it), which
+ * pieces (see cptk_pending), may end with one newline (echo adds it), which
  * is not part of it, and is at most 4096 bytes (-E2BIG beyond).
  *
  * Reading.  A table's text of each file is rendered once, the first time
@@ -24,7 +24,7 @@
  * one table.  A file read in several calls (cat's last read that finds
  * the end, a table bigger than the reader's buffer, dd bs=1, a shell's
  * read builtin) also gets one table, the one its first call saw: the file
- * position names it (see cpt_pos_tag()).  When that table is replaced
+ * position names it (see cptk_pos_tag()).  When that table is replaced
  * between two calls, the reader gets -EAGAIN (or 0 bytes, if it had read
  * all of its text) rather than the end of another table; reading again
  * from offset 0 gives the table in force.
@@ -45,17 +45,17 @@
 #include <linux/sched.h>
 
 #include "cpt.h"
-#include "cpt_compat.h"
-#include "cpt_glue.h"
+#include "compat.h"
+#include "cptk.h"
 
 /* A count longer than this is garbage or out of range, not worth copying. */
-#define CPT_COUNT_MAX	64
+#define CPTK_COUNT_MAX	64
 
 /*
  * File positions.  A sysctl file has no state per open file but its
  * position, so the position names the table a read started with: after a
  * read, *ppos is (tag << 32) | END | offset, where the tag (never 0) names
- * the text (cpt_pos_tag()) and END says that the reader
+ * the text (cptk_pos_tag()) and END says that the reader
  * has had the last byte of its text.  A read at a position with a tag
  * continues that table's text while the table is in force.  Once it has
  * been replaced, the reader gets 0 bytes if it had read to the end (cat
@@ -71,10 +71,10 @@
  * replacements; a reader that slow is not served its table, only another
  * table's bytes of the same offset.
  */
-#define CPT_POS_SHIFT	32
-#define CPT_POS_END	(1ULL << 31)
-#define CPT_POS_OFFSET	(CPT_POS_END - 1)
-#define CPT_POS_TAGS	((1ULL << 30) - 1)	/* keeps positions positive */
+#define CPTK_POS_SHIFT	32
+#define CPTK_POS_END	(1ULL << 31)
+#define CPTK_POS_OFFSET	(CPTK_POS_END - 1)
+#define CPTK_POS_TAGS	((1ULL << 30) - 1)	/* keeps positions positive */
 
 /*
  * The tag of the text of @kind of @tab.  The table and distance texts
@@ -82,40 +82,40 @@
  * reader continues across a replacement that kept the partitions.  The
  * values can change without them, so theirs is the table's serial.
  */
-static u64 cpt_pos_tag(const struct cptab *tab, enum cpt_text_kind kind)
+static u64 cptk_pos_tag(const struct cptab *tab, enum cptk_text_kind kind)
 {
-	u64 n = kind <= CPT_TEXT_DISTANCE ? tab->generation : tab->serial;
+	u64 n = kind <= CPTK_TEXT_DISTANCE ? tab->generation : tab->serial;
 
-	return (n - 1) % CPT_POS_TAGS + 1;
+	return (n - 1) % CPTK_POS_TAGS + 1;
 }
 
 /* Like snprintf: the full length, at most @size bytes written with a NUL. */
-static size_t cpt_text_format(const struct cptab *tab,
-			      enum cpt_text_kind kind, char *buf, size_t size)
+static size_t cptk_text_format(const struct cptab *tab,
+			      enum cptk_text_kind kind, char *buf, size_t size)
 {
 	switch (kind) {
-	case CPT_TEXT_TABLE:
-		return cpt_format_table(tab->table, buf, size);
-	case CPT_TEXT_DISTANCE:
-		return cpt_format_distance(tab->table, buf, size);
-	case CPT_TEXT_NPARTITIONS:
+	case CPTK_TEXT_TABLE:
+		return cplan_format_table(tab->table, buf, size);
+	case CPTK_TEXT_DISTANCE:
+		return cplan_format_distance(tab->table, buf, size);
+	case CPTK_TEXT_NPARTITIONS:
 		return snprintf(buf, size, "%d\n", tab->npartitions);
 	default:
 		return snprintf(buf, size, "%s\n", tab->pattern);
 	}
 }
 
-static struct cpt_text *cpt_text_render(const struct cptab *tab,
-					enum cpt_text_kind kind)
+static struct cptk_text *cptk_text_render(const struct cptab *tab,
+					enum cptk_text_kind kind)
 {
-	struct cpt_text *text;
+	struct cptk_text *text;
 	size_t len;
 
-	len = cpt_text_format(tab, kind, NULL, 0);
+	len = cptk_text_format(tab, kind, NULL, 0);
 	text = kvmalloc(struct_size(text, buf, len + 1), GFP_KERNEL);
 	if (!text)
 		return NULL;
-	text->len = cpt_text_format(tab, kind, text->buf, len + 1);
+	text->len = cptk_text_format(tab, kind, text->buf, len + 1);
 	return text;
 }
 
@@ -124,10 +124,10 @@ static struct cpt_text *cpt_text_render(const struct cptab *tab,
  * (killably) for it, and valid while @tab is held.  The formatter yields
  * the CPU between lines: the distance text of 256 partitions is 0.5 MB.
  */
-static const struct cpt_text *cpt_text_get(struct cptab *tab,
-					   enum cpt_text_kind kind)
+static const struct cptk_text *cptk_text_get(struct cptab *tab,
+					   enum cptk_text_kind kind)
 {
-	struct cpt_text *text;
+	struct cptk_text *text;
 
 	/* Pairs with smp_store_release(): a text seen is a text complete. */
 	text = smp_load_acquire(&tab->text[kind]);
@@ -137,7 +137,7 @@ static const struct cpt_text *cpt_text_get(struct cptab *tab,
 		return ERR_PTR(-EINTR);
 	text = tab->text[kind];
 	if (!text) {
-		text = cpt_text_render(tab, kind);
+		text = cptk_text_render(tab, kind);
 		if (text)
 			smp_store_release(&tab->text[kind], text);
 	}
@@ -146,12 +146,12 @@ static const struct cpt_text *cpt_text_get(struct cptab *tab,
 }
 
 /* Serve a read of a /proc/sys/lnet file from the text of one table. */
-static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
+static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 			 loff_t *ppos)
 {
-	u64 pos = *ppos, tag = pos >> CPT_POS_SHIFT;
-	u64 off = pos & CPT_POS_OFFSET;
-	const struct cpt_text *text;
+	u64 pos = *ppos, tag = pos >> CPTK_POS_SHIFT;
+	u64 off = pos & CPTK_POS_OFFSET;
+	const struct cptk_text *text;
 	struct cptab *tab;
 	size_t n = 0;
 	int ret = 0;
@@ -161,19 +161,19 @@ static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 	tab = cpt_get();
 	if (!tab)
 		return -ENODEV;
-	if (tag && tag != cpt_pos_tag(tab, kind)) {
+	if (tag && tag != cptk_pos_tag(tab, kind)) {
 		/* Its table was replaced: see the file positions above. */
-		if (!(pos & CPT_POS_END))
+		if (!(pos & CPTK_POS_END))
 			ret = -EAGAIN;
 		goto out;
 	}
-	text = cpt_text_get(tab, kind);
+	text = cptk_text_get(tab, kind);
 	if (IS_ERR(text)) {
 		ret = PTR_ERR(text);
 		goto out;
 	}
 	/* 256 partitions give 0.5 MB of distances: far from this. */
-	if (text->len > CPT_POS_OFFSET) {
+	if (text->len > CPTK_POS_OFFSET) {
 		ret = -EFBIG;
 		goto out;
 	}
@@ -182,28 +182,28 @@ static int cpt_proc_read(enum cpt_text_kind kind, void *buffer, size_t *lenp,
 		memcpy(buffer, text->buf + off, n);
 	}
 	off += n;
-	*ppos = (loff_t)(cpt_pos_tag(tab, kind) << CPT_POS_SHIFT |
-			 (off >= text->len ? CPT_POS_END : 0) | off);
+	*ppos = (loff_t)(cptk_pos_tag(tab, kind) << CPTK_POS_SHIFT |
+			 (off >= text->len ? CPTK_POS_END : 0) | off);
 out:
 	*lenp = n;
 	cpt_put(tab);
 	return ret;
 }
 
-static int cpt_proc_table(CPT_CTL_CONST struct ctl_table *ctl, int write,
+static int cptk_proc_table(CPTK_CTL_CONST struct ctl_table *ctl, int write,
 			  void *buffer, size_t *lenp, loff_t *ppos)
 {
 	if (write)
 		return -EPERM;
-	return cpt_proc_read(CPT_TEXT_TABLE, buffer, lenp, ppos);
+	return cptk_proc_read(CPTK_TEXT_TABLE, buffer, lenp, ppos);
 }
 
-static int cpt_proc_distance(CPT_CTL_CONST struct ctl_table *ctl, int write,
+static int cptk_proc_distance(CPTK_CTL_CONST struct ctl_table *ctl, int write,
 			     void *buffer, size_t *lenp, loff_t *ppos)
 {
 	if (write)
 		return -EPERM;
-	return cpt_proc_read(CPT_TEXT_DISTANCE, buffer, lenp, ppos);
+	return cptk_proc_read(CPTK_TEXT_DISTANCE, buffer, lenp, ppos);
 }
 
 /*
@@ -211,7 +211,7 @@ static int cpt_proc_distance(CPT_CTL_CONST struct ctl_table *ctl, int write,
  * that only has CAP_SYS_ADMIN inside a user namespace (a container) must
  * not re-partition the host.
  */
-static int cpt_proc_may_write(void)
+static int cptk_proc_may_write(void)
 {
 	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
 }
@@ -221,7 +221,7 @@ static int cpt_proc_may_write(void)
  * echo adds, and cut after @max + 1 bytes: enough for the parser to tell
  * that it is too long, with the same message as at load.
  */
-static char *cpt_proc_value(const char *s, size_t len, size_t max,
+static char *cptk_proc_value(const char *s, size_t len, size_t max,
 			    size_t *vlen)
 {
 	if (len && s[len - 1] == '\n')
@@ -230,31 +230,31 @@ static char *cpt_proc_value(const char *s, size_t len, size_t max,
 	return kmemdup_nul(s, *vlen, GFP_KERNEL);
 }
 
-static void cpt_log_offset(const char *name, loff_t pos)
+static void cptk_log_offset(const char *name, loff_t pos)
 {
 	pr_err("%s: a write at offset %lld continues no value\n", name, pos);
 }
 
-static int cpt_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
+static int cptk_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
 {
 	size_t vlen;
 	char *val;
 	int ret, n;
 
-	ret = cpt_proc_may_write();
+	ret = cptk_proc_may_write();
 	if (ret)
 		return ret;
 	/* A count is a few bytes: one write() at offset 0. */
 	if (*ppos) {
-		cpt_log_offset("cpu_npartitions", *ppos);
+		cptk_log_offset("cpu_npartitions", *ppos);
 		return -EINVAL;
 	}
-	val = cpt_proc_value(buffer, *lenp, CPT_COUNT_MAX, &vlen);
+	val = cptk_proc_value(buffer, *lenp, CPTK_COUNT_MAX, &vlen);
 	if (!val)
 		return -ENOMEM;
-	ret = cpt_parse_count(val, vlen, "cpu_npartitions", &n);
+	ret = cptk_parse_count(val, vlen, "cpu_npartitions", &n);
 	if (!ret)
-		ret = cpt_live_replan(&n, NULL);
+		ret = cptk_live_replan(&n, NULL);
 	kfree(val);
 	if (ret)
 		return ret;
@@ -262,13 +262,13 @@ static int cpt_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
 	return 0;
 }
 
-static int cpt_proc_npartitions(CPT_CTL_CONST struct ctl_table *ctl,
+static int cptk_proc_npartitions(CPTK_CTL_CONST struct ctl_table *ctl,
 				int write, void *buffer, size_t *lenp,
 				loff_t *ppos)
 {
 	if (write)
-		return cpt_proc_set_count(buffer, lenp, ppos);
-	return cpt_proc_read(CPT_TEXT_NPARTITIONS, buffer, lenp, ppos);
+		return cptk_proc_set_count(buffer, lenp, ppos);
+	return cptk_proc_read(CPTK_TEXT_NPARTITIONS, buffer, lenp, ppos);
 }
 
 /*
@@ -278,7 +278,7 @@ static int cpt_proc_npartitions(CPT_CTL_CONST struct ctl_table *ctl,
  * its bs.  The kernel cannot see where a value ends, so the rule is:
  *
  *   a piece that ends with a newline, or whose length is not a multiple
- *   of CPT_PIECE (512) bytes, ends the value; any other piece is held as
+ *   of CPTK_PIECE (512) bytes, ends the value; any other piece is held as
  *   the start of a longer value, and the write succeeds.
  *
  * Pieces held are joined with the next write of the same process at the
@@ -287,67 +287,67 @@ static int cpt_proc_npartitions(CPT_CTL_CONST struct ctl_table *ctl,
  * and log line.  No prefix of a value is ever planned.  A write at offset
  * 0 starts a new value (dropping what was held, with a log line); a write
  * at another offset that continues nothing is refused (-EINVAL).  A value
- * over CPT_PATTERN_MAX bytes ends at once, refused with -E2BIG.
+ * over CPLAN_PATTERN_MAX bytes ends at once, refused with -E2BIG.
  *
  * The cost of the rule: a value of exactly 512 * k bytes written without
  * a newline (busybox sysctl -w writes none) is held, not applied, until a
  * newline follows; echo, printf '%s\n' and procps sysctl add one.
  *
  * One value is held at a time, for cpu_pattern only (a count fits in one
- * write): at most CPT_PATTERN_MAX + 1 bytes are kept.
+ * write): at most CPLAN_PATTERN_MAX + 1 bytes are kept.
  */
-#define CPT_PIECE	512
+#define CPTK_PIECE	512
 
-struct cpt_pending {
+struct cptk_pending {
 	pid_t tgid;
 	size_t len;			/* bytes written, kept or not */
-	char buf[CPT_PATTERN_MAX + 1];	/* the longest value and a newline */
+	char buf[CPLAN_PATTERN_MAX + 1];	/* the longest value and a newline */
 };
-static struct cpt_pending cpt_pending;
-static DEFINE_MUTEX(cpt_pending_lock);
+static struct cptk_pending cptk_pending;
+static DEFINE_MUTEX(cptk_pending_lock);
 
-/* Under cpt_pending_lock. */
-static void cpt_pending_drop(void)
+/* Under cptk_pending_lock. */
+static void cptk_pending_drop(void)
 {
-	if (cpt_pending.len)
+	if (cptk_pending.len)
 		pr_info("cpu_pattern: %zu bytes written without an end (a newline) dropped\n",
-			cpt_pending.len);
-	cpt_pending.len = 0;
+			cptk_pending.len);
+	cptk_pending.len = 0;
 }
 
 /*
  * Add the piece at @buffer to the value held; whether the value ends with
- * it.  Under cpt_pending_lock, after the offset was checked.
+ * it.  Under cptk_pending_lock, after the offset was checked.
  */
-static bool cpt_pending_add(const char *buffer, size_t len)
+static bool cptk_pending_add(const char *buffer, size_t len)
 {
-	size_t kept = min(cpt_pending.len, sizeof(cpt_pending.buf));
+	size_t kept = min(cptk_pending.len, sizeof(cptk_pending.buf));
 
-	memcpy(cpt_pending.buf + kept, buffer,
-	       min(len, sizeof(cpt_pending.buf) - kept));
-	cpt_pending.len += len;
-	cpt_pending.tgid = task_tgid_nr(current);
-	if (cpt_pending.len > sizeof(cpt_pending.buf))
+	memcpy(cptk_pending.buf + kept, buffer,
+	       min(len, sizeof(cptk_pending.buf) - kept));
+	cptk_pending.len += len;
+	cptk_pending.tgid = task_tgid_nr(current);
+	if (cptk_pending.len > sizeof(cptk_pending.buf))
 		return true;	/* too long already: refuse it now */
-	return (len && buffer[len - 1] == '\n') || len % CPT_PIECE;
+	return (len && buffer[len - 1] == '\n') || len % CPTK_PIECE;
 }
 
 /* Plan the value held, and forget it. */
-static int cpt_pending_apply(void)
+static int cptk_pending_apply(void)
 {
 	size_t vlen;
 	char *val;
 	int ret;
 
-	if (cpt_pending.len > sizeof(cpt_pending.buf)) {
+	if (cptk_pending.len > sizeof(cptk_pending.buf)) {
 		/* Enough of it for the parser's -E2BIG and message. */
-		vlen = sizeof(cpt_pending.buf);
-		val = kmemdup_nul(cpt_pending.buf, vlen, GFP_KERNEL);
+		vlen = sizeof(cptk_pending.buf);
+		val = kmemdup_nul(cptk_pending.buf, vlen, GFP_KERNEL);
 	} else {
-		val = cpt_proc_value(cpt_pending.buf, cpt_pending.len,
-				     CPT_PATTERN_MAX, &vlen);
+		val = cptk_proc_value(cptk_pending.buf, cptk_pending.len,
+				     CPLAN_PATTERN_MAX, &vlen);
 	}
-	cpt_pending.len = 0;
+	cptk_pending.len = 0;
 	if (!val)
 		return -ENOMEM;
 	/* The parser would stop at a NUL and plan from half the value. */
@@ -355,89 +355,89 @@ static int cpt_pending_apply(void)
 		pr_err("cpu_pattern: NUL byte at offset %zu\n", strlen(val));
 		ret = -EINVAL;
 	} else {
-		ret = cpt_live_replan(NULL, val);
+		ret = cptk_live_replan(NULL, val);
 	}
 	kfree(val);
 	return ret;
 }
 
-static int cpt_proc_set_pattern(const void *buffer, size_t *lenp,
+static int cptk_proc_set_pattern(const void *buffer, size_t *lenp,
 				loff_t *ppos)
 {
 	int ret;
 
-	ret = cpt_proc_may_write();
+	ret = cptk_proc_may_write();
 	if (ret)
 		return ret;
-	mutex_lock(&cpt_pending_lock);
+	mutex_lock(&cptk_pending_lock);
 	if (!*ppos) {
-		cpt_pending_drop();
-	} else if (*ppos != cpt_pending.len ||
-		   cpt_pending.tgid != task_tgid_nr(current)) {
-		cpt_log_offset("cpu_pattern", *ppos);
+		cptk_pending_drop();
+	} else if (*ppos != cptk_pending.len ||
+		   cptk_pending.tgid != task_tgid_nr(current)) {
+		cptk_log_offset("cpu_pattern", *ppos);
 		ret = -EINVAL;
 		goto unlock;
 	}
-	if (cpt_pending_add(buffer, *lenp))
-		ret = cpt_pending_apply();
+	if (cptk_pending_add(buffer, *lenp))
+		ret = cptk_pending_apply();
 	if (!ret)
 		*ppos += *lenp;
 unlock:
-	mutex_unlock(&cpt_pending_lock);
+	mutex_unlock(&cptk_pending_lock);
 	return ret;
 }
 
-static int cpt_proc_pattern(CPT_CTL_CONST struct ctl_table *ctl, int write,
+static int cptk_proc_pattern(CPTK_CTL_CONST struct ctl_table *ctl, int write,
 			    void *buffer, size_t *lenp, loff_t *ppos)
 {
 	if (write)
-		return cpt_proc_set_pattern(buffer, lenp, ppos);
-	return cpt_proc_read(CPT_TEXT_PATTERN, buffer, lenp, ppos);
+		return cptk_proc_set_pattern(buffer, lenp, ppos);
+	return cptk_proc_read(CPTK_TEXT_PATTERN, buffer, lenp, ppos);
 }
 
-static struct ctl_table cpt_sysctl_table[] = {
+static struct ctl_table cptk_sysctl_table[] = {
 	{
 		.procname	= "cpu_partition_table",
 		.mode		= 0444,
-		.proc_handler	= cpt_proc_table,
+		.proc_handler	= cptk_proc_table,
 	},
 	{
 		.procname	= "cpu_partition_distance",
 		.mode		= 0444,
-		.proc_handler	= cpt_proc_distance,
+		.proc_handler	= cptk_proc_distance,
 	},
 	{
 		.procname	= "cpu_npartitions",
 		.mode		= 0644,
-		.proc_handler	= cpt_proc_npartitions,
+		.proc_handler	= cptk_proc_npartitions,
 	},
 	{
 		.procname	= "cpu_pattern",
 		.mode		= 0644,
-		.proc_handler	= cpt_proc_pattern,
+		.proc_handler	= cptk_proc_pattern,
 	},
-	CPT_CTL_SENTINEL
+	CPTK_CTL_SENTINEL
 };
 
-static struct ctl_table_header *cpt_sysctl_header;
+static struct ctl_table_header *cptk_sysctl_header;
 
 /**
- * cpt_sysctl_register() - create the /proc/sys/lnet files
+ * cptk_sysctl_register() - create the /proc/sys/lnet files
  *
  * Call once a table is in force: the files are usable at once.
  *
  * Return: 0, or -ENOMEM when the sysctl core refused the table (it says why
  * in the log; typically the files exist already, as when libcfs is loaded).
  */
-int cpt_sysctl_register(void)
+int cptk_sysctl_register(void)
 {
-	cpt_sysctl_header = register_sysctl("lnet", cpt_sysctl_table);
-	return cpt_sysctl_header ? 0 : -ENOMEM;
+	cptk_sysctl_header = register_sysctl("lnet", cptk_sysctl_table);
+	return cptk_sysctl_header ? 0 : -ENOMEM;
 }
 
 /* Remove the files; returns after the last reader or writer has left. */
-void cpt_sysctl_unregister(void)
+void cptk_sysctl_unregister(void)
 {
-	unregister_sysctl_table(cpt_sysctl_header);
-	cpt_sysctl_header = NULL;
+	unregister_sysctl_table(cptk_sysctl_header);
+	cptk_sysctl_header = NULL;
 }
