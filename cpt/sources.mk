@@ -7,7 +7,7 @@
 # top Makefile: plain assignments only.
 
 # The portable core (cpt/core): calls nothing but what cplan_shim.h defines.
-CPT_CORE_C	:= plan.c pattern.c format.c update.c
+CPT_CORE_C	:= rank.c topo.c table.c pattern.c plan.c update.c format.c
 # The kernel glue (cpt/linux), one job a file; README.md, "Layout".
 CPT_LINUX_C	:= main.c topo.c api.c live.c sysctl.c
 # Only in the test build (CPT_FAULT_INJECT=y): delays at race windows.

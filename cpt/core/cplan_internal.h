@@ -1,11 +1,50 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Interfaces between the core's own files: parser, planner, formatter. */
+/*
+ * Interfaces between the core's own files, bottom up: rank.c (sorting keys
+ * into ranks), topo.c and table.c (the objects), pattern.c (the parser),
+ * plan.c (the planner), update.c (hotplug), format.c (the /proc text).
+ */
 #ifndef CPLAN_INTERNAL_H
 #define CPLAN_INTERNAL_H
 
 #include "cplan.h"
 
 #define CPLAN_INT_MAX	2147483647
+
+/*
+ * The distance of nodes @a and @b in the row-major @nr_nodes x @nr_nodes
+ * matrix @distance (struct cplan_topo, struct cplan_table): the larger of
+ * the two directions, since firmware tables need not be symmetric and a
+ * partition pair must read the same both ways.
+ */
+static inline int cplan_node_distance(const int *distance, int nr_nodes,
+				      int a, int b)
+{
+	int d1 = distance[a * nr_nodes + b];
+	int d2 = distance[b * nr_nodes + a];
+
+	return d1 > d2 ? d1 : d2;
+}
+
+/* A key that orders by node first: (node, core key) or (node, L3 key). */
+static inline long long cplan_pair_key(int node, int key)
+{
+	return (long long)node << 32 | (unsigned int)key;
+}
+
+/*
+ * Give items 0..n-1 ranks such that equal keys share a rank and ranks go in
+ * order of first occurrence.  Returns the number of ranks, or -ENOMEM.
+ */
+int cplan_rank_keys(const long long *key, int n, int *rank);
+
+/* Count the @n values of @of (negative: none) into buckets 0..nr-1 and
+ * fill @first (nr + 1 entries) with where each bucket starts. */
+void cplan_count_buckets(const int *of, int n, int nr, int *first);
+
+/* The topology must be self-consistent before anything indexes with it:
+ * 0, or a negative errno with @err filled. */
+int cplan_topo_check(const struct cplan_topo *topo, struct cplan_err *err);
 
 /*
  * A parsed cpu_pattern, checked against the topology for everything that

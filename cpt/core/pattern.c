@@ -446,8 +446,9 @@ int cplan_pattern_parse(const struct cplan_topo *topo, const char *text,
 
 	for (len = 0; text[len]; len++)
 		if (len == CPLAN_PATTERN_MAX)
-			return cplan_fail(err, -E2BIG, NULL, -1,
-					"cpu_pattern: longer than 4096 bytes");
+			return parse_error(&p, -E2BIG, -1,
+					   "cpu_pattern: longer than %d bytes",
+					   CPLAN_PATTERN_MAX);
 	ret = alloc_pattern(topo, pat);
 	if (ret)
 		return cplan_fail(err, ret, NULL, -1, "out of memory");

@@ -58,104 +58,7 @@ static bool plan_cpu_active(const struct plan *pl, int cpu)
 	return pl->topo->cpu[cpu].online && !pl->pat->excluded[cpu];
 }
 
-/* ---- ranking CPUs by key ------------------------------------------------ */
-
-static bool key_less(const long long *key, int a, int b)
-{
-	return key[a] < key[b] || (key[a] == key[b] && a < b);
-}
-
-static void sift_down(const long long *key, int *idx, int root, int n)
-{
-	for (;;) {
-		int child = 2 * root + 1, tmp;
-
-		if (child >= n)
-			return;
-		if (child + 1 < n && key_less(key, idx[child], idx[child + 1]))
-			child++;
-		if (!key_less(key, idx[root], idx[child]))
-			return;
-		tmp = idx[root];
-		idx[root] = idx[child];
-		idx[child] = tmp;
-		root = child;
-	}
-}
-
-static void sort_by_key(const long long *key, int *idx, int n)
-{
-	int i;
-
-	for (i = n / 2 - 1; i >= 0; i--)
-		sift_down(key, idx, i, n);
-	for (i = n - 1; i > 0; i--) {
-		int tmp = idx[0];
-
-		idx[0] = idx[i];
-		idx[i] = tmp;
-		sift_down(key, idx, 0, i);
-	}
-}
-
-/*
- * Give items 0..n-1 ranks such that equal keys share a rank and ranks go in
- * order of first occurrence.  Items are online CPUs in ascending order, so a
- * rank orders cores or domains by their lowest CPU id.  Returns the number
- * of ranks, or -ENOMEM.  Sorting keeps this O(n log n) for 8192 CPUs with
- * keys of any size (APIC-derived ids, package * 1000 + core...).
- */
-static int rank_keys(const long long *key, int n, int *rank)
-{
-	int *idx = cplan_calloc(n, sizeof(int));
-	int *first = cplan_calloc(n, sizeof(int));
-	int i, groups = 0, ranks = 0;
-
-	if (!idx || !first) {
-		ranks = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		idx[i] = i;
-		first[i] = -1;
-	}
-	sort_by_key(key, idx, n);
-	for (i = 0; i < n; i++) {
-		if (i && key[idx[i]] != key[idx[i - 1]])
-			groups++;
-		rank[idx[i]] = groups;	/* provisional: by key order */
-	}
-	for (i = 0; i < n; i++) {
-		if (first[rank[i]] < 0)
-			first[rank[i]] = ranks++;
-		rank[i] = first[rank[i]];
-	}
-out:
-	cplan_free(idx);
-	cplan_free(first);
-	return ranks;
-}
-
-static long long pair_key(int node, int key)
-{
-	return (long long)node << 32 | (unsigned int)key;
-}
-
 /* ---- building the planner's view --------------------------------------- */
-
-/* Count @n values of @of into buckets 0..nr-1 and fill @first (nr + 1). */
-static void count_buckets(const int *of, int n, int nr, int *first)
-{
-	int i;
-
-	for (i = 0; i <= nr; i++)
-		first[i] = 0;
-	for (i = 0; i < n; i++)
-		if (of[i] >= 0)
-			first[of[i] + 1]++;
-	for (i = 0; i < nr; i++)
-		first[i + 1] += first[i];
-}
 
 /* Rank the online CPUs into cores (by node and core key) and L3 domains
  * (by node and L3 key; an unknown key gives one domain per node). */
@@ -169,17 +72,17 @@ static int rank_cpus(struct plan *pl, const int *online, int n)
 	if (!key || !rank)
 		goto out;
 	for (i = 0; i < n; i++)
-		key[i] = pair_key(topo->cpu[online[i]].node,
+		key[i] = cplan_pair_key(topo->cpu[online[i]].node,
 				  topo->cpu[online[i]].core);
-	pl->nr_cores = rank_keys(key, n, rank);
+	pl->nr_cores = cplan_rank_keys(key, n, rank);
 	if (pl->nr_cores < 0)
 		goto out;
 	for (i = 0; i < n; i++)
 		pl->cpu_core[online[i]] = rank[i];
 	for (i = 0; i < n; i++)
-		key[i] = pair_key(topo->cpu[online[i]].node,
+		key[i] = cplan_pair_key(topo->cpu[online[i]].node,
 				  topo->cpu[online[i]].llc);
-	pl->nr_doms = rank_keys(key, n, rank);
+	pl->nr_doms = cplan_rank_keys(key, n, rank);
 	if (pl->nr_doms < 0)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -254,7 +157,7 @@ static void link_view(struct plan *pl)
 	int nn = topo->nr_nodes, nc = pl->nr_cores, nd = pl->nr_doms;
 	int *fill = pl->weight, cpu, c, d, i;	/* scratch: any count + 1 */
 
-	count_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first);
+	cplan_count_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first);
 	for (c = 0; c < nc; c++)
 		fill[c] = pl->core_first[c];
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
@@ -479,16 +382,6 @@ static void place_node(struct plan *pl, int node, int q)
 	}
 }
 
-
-/* Symmetric distance of two nodes: the larger of the two directions. */
-static int topo_node_distance(const struct cplan_topo *topo, int a, int b)
-{
-	int d1 = topo->distance[a * topo->nr_nodes + b];
-	int d2 = topo->distance[b * topo->nr_nodes + a];
-
-	return d1 > d2 ? d1 : d2;
-}
-
 /* Find the two live groups to merge next; see group_nodes(). */
 static void nearest_pair(const int *dist, const int *root, const int *cores,
 			 int k, int *pa, int *pb)
@@ -544,7 +437,8 @@ static int group_nodes(struct plan *pl, int nparts)
 		root[a] = a;
 		cores[a] = pl->node_cores[node[a]];
 		for (b = 0; b < k; b++)
-			dist[a * k + b] = topo_node_distance(topo, node[a], node[b]);
+			dist[a * k + b] = cplan_node_distance(topo->distance,
+							     nn, node[a], node[b]);
 	}
 	/* k merges of O(k^2) each: 0.2 s for 1024 nodes, so yield. */
 	for (alive = k; alive > nparts; alive--) {
@@ -710,6 +604,8 @@ static int check_nonempty(struct plan *pl)
 	return ret;
 }
 
+/* ---- the plan ------------------------------------------------------------ */
+
 static int place(struct plan *pl, int npartitions)
 {
 	const struct cplan_pattern *pat = pl->pat;
@@ -732,155 +628,6 @@ static int place(struct plan *pl, int npartitions)
 	if (!ret)
 		ret = check_nonempty(pl);
 	return ret;
-}
-
-/* ---- the table ----------------------------------------------------------- */
-
-void cplan_table_free(struct cplan_table *table)
-{
-	if (!table)
-		return;
-	cplan_free(table->cpu_part);
-	cplan_free(table->cpu_online);
-	cplan_free(table->cpu_barred);
-	cplan_free(table->cpu_core_barred);
-	cplan_free(table->node_barred);
-	cplan_free(table->cpu_node);
-	cplan_free(table->part_first);
-	cplan_free(table->part_cpu);
-	cplan_free(table->part_node_first);
-	cplan_free(table->part_node);
-	cplan_free(table->node_part);
-	cplan_free(table->node_distance);
-	cplan_free(table);
-}
-
-static struct cplan_table *alloc_table(const struct cplan_topo *topo, int nparts)
-{
-	struct cplan_table *t = cplan_calloc(1, sizeof(*t));
-	int nn = topo->nr_nodes, nc = topo->nr_cpus;
-
-	if (!t)
-		return NULL;
-	t->nr_parts = nparts;
-	t->nr_cpus = nc;
-	t->nr_nodes = nn;
-	t->cpu_part = cplan_calloc(nc, sizeof(int));
-	t->cpu_online = cplan_calloc(nc, sizeof(bool));
-	t->cpu_barred = cplan_calloc(nc, sizeof(bool));
-	t->cpu_core_barred = cplan_calloc(nc, sizeof(bool));
-	t->node_barred = cplan_calloc(nn, sizeof(bool));
-	t->cpu_node = cplan_calloc(nc, sizeof(int));
-	t->part_first = cplan_calloc(nparts + 1, sizeof(int));
-	t->part_cpu = cplan_calloc(nc, sizeof(int));
-	t->part_node_first = cplan_calloc(nparts + 1, sizeof(int));
-	t->part_node = cplan_calloc(nc, sizeof(int));
-	t->node_part = cplan_calloc(nn, sizeof(int));
-	t->node_distance = cplan_calloc((size_t)nn * nn, sizeof(int));
-	if (!t->cpu_part || !t->cpu_online || !t->cpu_barred ||
-	    !t->cpu_core_barred || !t->node_barred ||
-	    !t->cpu_node || !t->part_first || !t->part_cpu ||
-	    !t->part_node_first || !t->part_node || !t->node_part ||
-	    !t->node_distance) {
-		cplan_table_free(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* Nodes of each partition, ascending; node_part is the lowest partition. */
-static void fill_nodes(struct cplan_table *t)
-{
-	int p, i, j, n = 0;
-
-	for (i = 0; i < t->nr_nodes; i++)
-		t->node_part[i] = CPLAN_NONE;
-	for (p = 0; p < t->nr_parts; p++) {
-		int start = n;
-
-		t->part_node_first[p] = start;
-		for (i = t->part_first[p]; i < t->part_first[p + 1]; i++) {
-			int node = t->cpu_node[t->part_cpu[i]], pos;
-
-			if (t->node_part[node] == CPLAN_NONE)
-				t->node_part[node] = p;
-			for (pos = start; pos < n && t->part_node[pos] < node;)
-				pos++;
-			if (pos < n && t->part_node[pos] == node)
-				continue;
-			for (j = n++; j > pos; j--)
-				t->part_node[j] = t->part_node[j - 1];
-			t->part_node[pos] = node;
-		}
-	}
-	t->part_node_first[t->nr_parts] = n;
-	for (i = 0; i < t->nr_nodes; i++)
-		t->nr_placed_nodes += t->node_part[i] != CPLAN_NONE;
-}
-
-/* Cores with an online CPU in some partition, for the summary line. */
-static int count_placed_cores(const struct cplan_table *t,
-			      const struct cplan_topo *topo)
-{
-	long long *key = cplan_calloc(t->nr_cpus, sizeof(long long));
-	int *rank = cplan_calloc(t->nr_cpus, sizeof(int));
-	int cpu, n = 0, ret = -ENOMEM;
-
-	if (key && rank) {
-		for (cpu = 0; cpu < t->nr_cpus; cpu++)
-			if (t->cpu_online[cpu] && t->cpu_part[cpu] != CPLAN_NONE)
-				key[n++] = pair_key(topo->cpu[cpu].node,
-						    topo->cpu[cpu].core);
-		ret = n ? rank_keys(key, n, rank) : 0;
-	}
-	cplan_free(key);
-	cplan_free(rank);
-	return ret;
-}
-
-/*
- * Make a table of @nparts partitions from per-CPU assignments.  Members that
- * are offline stay in their partition, unlisted; @cpu_node says where each
- * member was last seen online.
- */
-struct cplan_table *cplan_assemble_table(const struct cplan_topo *topo, int nparts,
-				     const int *cpu_part, const int *cpu_node,
-				     const bool *barred,
-				     const bool *core_barred,
-				     const bool *node_barred)
-{
-	struct cplan_table *t = alloc_table(topo, nparts);
-	int cpu, p, *fill;
-
-	if (!t)
-		return NULL;
-	count_buckets(cpu_part, topo->nr_cpus, nparts, t->part_first);
-	/* part_node_first is free until fill_nodes(): use it to fill. */
-	fill = t->part_node_first;
-	for (p = 0; p <= nparts; p++)
-		fill[p] = t->part_first[p];
-	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		t->cpu_part[cpu] = cpu_part[cpu];
-		t->cpu_node[cpu] = cpu_node[cpu];
-		t->cpu_barred[cpu] = barred[cpu];
-		t->cpu_core_barred[cpu] = core_barred && core_barred[cpu];
-		t->cpu_online[cpu] = topo->cpu[cpu].online;
-		if (cpu_part[cpu] == CPLAN_NONE)
-			continue;
-		t->part_cpu[fill[cpu_part[cpu]]++] = cpu;
-		t->nr_placed_cpus += t->cpu_online[cpu];
-	}
-	fill_nodes(t);
-	for (p = 0; node_barred && p < topo->nr_nodes; p++)
-		t->node_barred[p] = node_barred[p];
-	for (p = 0; p < topo->nr_nodes * topo->nr_nodes; p++)
-		t->node_distance[p] = topo->distance[p];
-	t->nr_placed_cores = count_placed_cores(t, topo);
-	if (t->nr_placed_cores < 0) {
-		cplan_table_free(t);
-		return NULL;
-	}
-	return t;
 }
 
 /*
@@ -935,94 +682,6 @@ static struct cplan_table *build_table(struct plan *pl)
 	return t;
 }
 
-static bool same_ints(const int *a, const int *b, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
-/* Both NULL (a table made by hand), or the same @n flags. */
-static bool same_flags(const bool *a, const bool *b, int n)
-{
-	int i;
-
-	if (!a || !b)
-		return a == b;
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
-bool cplan_table_equal(const struct cplan_table *a, const struct cplan_table *b)
-{
-	int nc = a->nr_cpus, nn = a->nr_nodes;
-
-	if (a->nr_parts != b->nr_parts || nc != b->nr_cpus ||
-	    nn != b->nr_nodes)
-		return false;
-	/* part_first and part_node_first of equal sizes: the lists match. */
-	return same_ints(a->part_first, b->part_first, a->nr_parts + 1) &&
-	       same_ints(a->part_cpu, b->part_cpu, a->part_first[a->nr_parts]) &&
-	       same_ints(a->part_node_first, b->part_node_first,
-			 a->nr_parts + 1) &&
-	       same_ints(a->part_node, b->part_node,
-			 a->part_node_first[a->nr_parts]) &&
-	       same_ints(a->cpu_part, b->cpu_part, nc) &&
-	       same_ints(a->cpu_node, b->cpu_node, nc) &&
-	       same_ints(a->node_part, b->node_part, nn) &&
-	       same_ints(a->node_distance, b->node_distance, nn * nn) &&
-	       same_flags(a->cpu_online, b->cpu_online, nc) &&
-	       same_flags(a->cpu_barred, b->cpu_barred, nc) &&
-	       same_flags(a->cpu_core_barred, b->cpu_core_barred, nc) &&
-	       same_flags(a->node_barred, b->node_barred, nn);
-}
-
-int cplan_table_distance(const struct cplan_table *t, int a, int b)
-{
-	int i, j, d = 0;
-
-	for (i = t->part_node_first[a]; i < t->part_node_first[a + 1]; i++) {
-		for (j = t->part_node_first[b]; j < t->part_node_first[b + 1]; j++) {
-			int x = t->part_node[i], y = t->part_node[j];
-			int d1 = t->node_distance[x * t->nr_nodes + y];
-			int d2 = t->node_distance[y * t->nr_nodes + x];
-
-			if (d1 > d)
-				d = d1;
-			if (d2 > d)
-				d = d2;
-		}
-	}
-	return d;
-}
-
-/* The topology must be self-consistent before anything indexes with it. */
-static int check_topo(const struct cplan_topo *topo, struct cplan_err *err)
-{
-	int cpu, n = 0;
-
-	if (!topo || topo->nr_cpus <= 0 || topo->nr_nodes <= 0)
-		return cplan_fail(err, -EINVAL, NULL, -1, "empty topology");
-	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		const struct cplan_cpu *c = &topo->cpu[cpu];
-
-		if (!c->online)
-			continue;
-		n++;
-		if (c->node < 0 || c->node >= topo->nr_nodes || c->core < 0)
-			return cplan_fail(err, -EINVAL, NULL, -1,
-					"topology: CPU with an invalid node or core");
-	}
-	if (!n)
-		return cplan_fail(err, -ENODEV, NULL, -1, "no online CPU");
-	return 0;
-}
-
 int cplan_make(const struct cplan_topo *topo, int npartitions,
 	     const char *pattern, struct cplan_table **tablep,
 	     struct cplan_err *err)
@@ -1037,7 +696,7 @@ int cplan_make(const struct cplan_topo *topo, int npartitions,
 		err->offset = -1;
 		err->msg[0] = '\0';
 	}
-	ret = check_topo(topo, err);
+	ret = cplan_topo_check(topo, err);
 	if (ret)
 		return ret;
 	if (npartitions < 0)
@@ -1061,44 +720,4 @@ out:
 	free_view(&pl);
 	cplan_pattern_release(&pat);
 	return ret;
-}
-
-/* ---- topologies ---------------------------------------------------------- */
-
-void cplan_topo_free(struct cplan_topo *topo)
-{
-	if (!topo)
-		return;
-	cplan_free(topo->cpu);
-	cplan_free(topo->node_online);
-	cplan_free(topo->distance);
-	cplan_free(topo);
-}
-
-struct cplan_topo *cplan_topo_alloc(int nr_cpus, int nr_nodes)
-{
-	struct cplan_topo *topo;
-	int a, b;
-
-	if (nr_cpus <= 0 || nr_nodes <= 0)
-		return NULL;
-	topo = cplan_calloc(1, sizeof(*topo));
-	if (!topo)
-		return NULL;
-	topo->nr_cpus = nr_cpus;
-	topo->nr_nodes = nr_nodes;
-	topo->cpu = cplan_calloc(nr_cpus, sizeof(*topo->cpu));
-	topo->node_online = cplan_calloc(nr_nodes, sizeof(bool));
-	topo->distance = cplan_calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
-	if (!topo->cpu || !topo->node_online || !topo->distance) {
-		cplan_topo_free(topo);
-		return NULL;
-	}
-	for (a = 0; a < nr_cpus; a++)
-		topo->cpu[a].llc = CPLAN_NONE;
-	for (a = 0; a < nr_nodes; a++)
-		for (b = 0; b < nr_nodes; b++)
-			topo->distance[a * nr_nodes + b] =
-				a == b ? CPLAN_LOCAL_DISTANCE : CPLAN_REMOTE_DISTANCE;
-	return topo;
 }

@@ -93,10 +93,8 @@ static int nearby_partition(const struct update *u, int cpu, bool by_llc,
 		if (node < 0 || (by_llc && !other->online))
 			continue;
 		if (any_node) {
-			int d1 = topo->distance[me->node * topo->nr_nodes + node];
-			int d2 = topo->distance[node * topo->nr_nodes + me->node];
-
-			dist = d1 > d2 ? d1 : d2;
+			dist = cplan_node_distance(topo->distance, topo->nr_nodes,
+						   me->node, node);
 		} else if (node != me->node ||
 			   (by_llc && other->llc != me->llc)) {
 			continue;
