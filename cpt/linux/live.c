@@ -31,7 +31,6 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/err.h>
-#include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/printk.h>
@@ -42,9 +41,10 @@
 #include <linux/workqueue.h>
 
 #include "cpt.h"
-#include "compat.h"
 #include "fault.h"
-#include "cptk.h"
+#include "live.h"
+#include "tab.h"
+#include "topo.h"
 
 struct cptab __rcu *cptk_cur;
 
@@ -68,7 +68,8 @@ static u64 cptk_notified;
 static void cptk_notify_fn(struct work_struct *work);
 static DECLARE_WORK(cptk_notify_work, cptk_notify_fn);
 
-struct cptab *cpt_get(void)
+/* The API's cpt_get() (api.c): a reference to the table in force. */
+struct cptab *cptk_live_get(void)
 {
 	struct cptab *tab;
 
@@ -84,14 +85,6 @@ struct cptab *cpt_get(void)
 	rcu_read_unlock();
 	return tab;
 }
-CPTK_EXPORT(cpt_get);
-
-struct cptab *cpt_hold(struct cptab *tab)
-{
-	refcount_inc(&tab->ref);
-	return tab;
-}
-CPTK_EXPORT(cpt_hold);
 
 static void cptk_free_fn(struct work_struct *work)
 {
@@ -99,7 +92,8 @@ static void cptk_free_fn(struct work_struct *work)
 				   free_work));
 }
 
-void cpt_put(struct cptab *tab)
+/* The API's cpt_put(): the last reference frees the table. */
+void cptk_live_put(struct cptab *tab)
 {
 	if (!tab || !refcount_dec_and_test(&tab->ref))
 		return;
@@ -107,7 +101,6 @@ void cpt_put(struct cptab *tab)
 	INIT_RCU_WORK(&tab->free_work, cptk_free_fn);
 	queue_rcu_work(cptk_wq, &tab->free_work);
 }
-CPTK_EXPORT(cpt_put);
 
 /*
  * The task running the consumers' callbacks, while it does.  The chain's
@@ -130,21 +123,20 @@ static int cptk_refuse_in_notifier(const char *what)
 	return -EDEADLK;
 }
 
-int cpt_register_notifier(struct notifier_block *nb)
+/* The API's cpt_register_notifier() and cpt_unregister_notifier(). */
+int cptk_live_register(struct notifier_block *nb)
 {
 	if (cptk_in_notifier())
 		return cptk_refuse_in_notifier("cpt_register_notifier()");
 	return blocking_notifier_chain_register(&cptk_chain, nb);
 }
-CPTK_EXPORT(cpt_register_notifier);
 
-int cpt_unregister_notifier(struct notifier_block *nb)
+int cptk_live_unregister(struct notifier_block *nb)
 {
 	if (cptk_in_notifier())
 		return cptk_refuse_in_notifier("cpt_unregister_notifier()");
 	return blocking_notifier_chain_unregister(&cptk_chain, nb);
 }
-CPTK_EXPORT(cpt_unregister_notifier);
 
 /*
  * Tell consumers about the table in force, once per generation: several
@@ -152,7 +144,7 @@ CPTK_EXPORT(cpt_unregister_notifier);
  */
 static void cptk_notify_fn(struct work_struct *work)
 {
-	struct cptab *tab = cpt_get();
+	struct cptab *tab = cptk_live_get();
 
 	if (!tab)
 		return;
@@ -164,7 +156,7 @@ static void cptk_notify_fn(struct work_struct *work)
 					     tab);
 		WRITE_ONCE(cptk_notify_task, NULL);
 	}
-	cpt_put(tab);
+	cptk_live_put(tab);
 }
 
 /*
@@ -186,7 +178,7 @@ static bool cptk_install(struct cptab *tab, bool same)
 	rcu_assign_pointer(cptk_cur, tab);
 	if (!old)
 		return false;
-	cpt_put(old);
+	cptk_live_put(old);
 	if (!same)
 		queue_work(cptk_wq, &cptk_notify_work);
 	return !same;
@@ -344,7 +336,7 @@ static int cptk_cpu_offline(unsigned int cpu)
  * Wait until no table is left to free, then destroy cptk_wq.  Nothing can
  * queue a notification any more (the hotplug state and the sysctl files
  * are gone, or were never there), but one may still be running, and it
- * can drop the last reference of a table: its cpt_put() queues a free
+ * can drop the last reference of a table: its cptk_live_put() queues a free
  * after a grace period.  So, in this order:
  *   1. flush cptk_wq: the running notification has put its table;
  *   2. rcu_barrier(): every free queued so far is on cptk_wq;
@@ -414,7 +406,7 @@ int cptk_live_start(int npartitions, const char *pattern)
 	return 0;
 
 err_uninstall:
-	cpt_put(cptk_uninstall());
+	cptk_live_put(cptk_uninstall());
 err_wq:
 	cptk_drain();
 	return ret;
@@ -432,7 +424,7 @@ void cptk_live_stop(void)
 	int left;
 
 	cpuhp_remove_state_nocalls(cptk_hp_state);
-	cpt_put(cptk_uninstall());
+	cptk_live_put(cptk_uninstall());
 	cptk_drain();
 
 	/*

@@ -24,7 +24,9 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "cptk.h"
+#include "count.h"
+#include "live.h"
+#include "sysctl.h"
 
 /*
  * A partition count parameter.  Lustre's modprobe lines say
@@ -72,43 +74,6 @@ static const struct kernel_param_ops cptk_count_ops = {
 	.get = cptk_count_get,
 	.free = cptk_count_free,
 };
-
-/**
- * cptk_parse_count() - parse a partition count given at load or written
- * @val: the text, NUL-terminated
- * @len: its length as given (a NUL before it is an error)
- * @name: the parameter's name, for the log line
- * @count: the count, when the text is one
- *
- * Decimal only, like the numbers of cpu_pattern: "0x10", "010" and " 6"
- * are refused.  The range is the planner's to check.
- *
- * Return: 0, or -EINVAL / -ERANGE after one log line.
- */
-int cptk_parse_count(const char *val, size_t len, const char *name, int *count)
-{
-	const char *digits, *why = "";
-	int ret, n;
-
-	if (strlen(val) != len) {
-		pr_err("%s: NUL byte at offset %zu\n", name, strlen(val));
-		return -EINVAL;
-	}
-	ret = kstrtoint(val, 10, &n);
-	/* The kernel's int parameters, Lustre's among them, read 010 as 8. */
-	digits = val + (*val == '-' || *val == '+');
-	if (!ret && digits[0] == '0' && digits[1]) {
-		why = ": no leading zeros (octal elsewhere)";
-		ret = -EINVAL;
-	}
-	if (ret) {
-		pr_err("`%*pE' invalid for parameter `%s'%s\n", (int)len, val,
-		       name, why);
-		return ret;
-	}
-	*count = n;
-	return 0;
-}
 
 static struct cptk_count_param npartitions;
 module_param_cb(npartitions, &cptk_count_ops, &npartitions, 0444);

@@ -44,9 +44,12 @@
 #include <linux/sysctl.h>
 #include <linux/sched.h>
 
-#include "cpt.h"
 #include "compat.h"
-#include "cptk.h"
+#include "count.h"
+#include "live.h"
+#include "sysctl.h"
+#include "tab.h"
+#include "text.h"
 
 /* A count longer than this is garbage or out of range, not worth copying. */
 #define CPTK_COUNT_MAX	64
@@ -89,60 +92,17 @@ static u64 cptk_pos_tag(const struct cptab *tab, enum cptk_text_kind kind)
 	return (n - 1) % CPTK_POS_TAGS + 1;
 }
 
-/* Like snprintf: the full length, at most @size bytes written with a NUL. */
-static size_t cptk_text_format(const struct cptab *tab,
-			      enum cptk_text_kind kind, char *buf, size_t size)
+/* The text of @kind of @tab, a table the caller holds (text.c). */
+static const struct cptk_text *cptk_text_of(struct cptab *tab,
+					    enum cptk_text_kind kind)
 {
-	switch (kind) {
-	case CPTK_TEXT_TABLE:
-		return cplan_format_table(tab->table, buf, size);
-	case CPTK_TEXT_DISTANCE:
-		return cplan_format_distance(tab->table, buf, size);
-	case CPTK_TEXT_NPARTITIONS:
-		return snprintf(buf, size, "%d\n", tab->npartitions);
-	default:
-		return snprintf(buf, size, "%s\n", tab->pattern);
-	}
-}
+	const struct cptk_text_src src = {
+		.table = tab->table,
+		.npartitions = tab->npartitions,
+		.pattern = tab->pattern,
+	};
 
-static struct cptk_text *cptk_text_render(const struct cptab *tab,
-					enum cptk_text_kind kind)
-{
-	struct cptk_text *text;
-	size_t len;
-
-	len = cptk_text_format(tab, kind, NULL, 0);
-	text = kvmalloc(struct_size(text, buf, len + 1), GFP_KERNEL);
-	if (!text)
-		return NULL;
-	text->len = cptk_text_format(tab, kind, text->buf, len + 1);
-	return text;
-}
-
-/*
- * The text of @tab, rendered by its first reader while the others wait
- * (killably) for it, and valid while @tab is held.  The formatter yields
- * the CPU between lines: the distance text of 256 partitions is 0.5 MB.
- */
-static const struct cptk_text *cptk_text_get(struct cptab *tab,
-					   enum cptk_text_kind kind)
-{
-	struct cptk_text *text;
-
-	/* Pairs with smp_store_release(): a text seen is a text complete. */
-	text = smp_load_acquire(&tab->text[kind]);
-	if (text)
-		return text;
-	if (mutex_lock_killable(&tab->render_lock))
-		return ERR_PTR(-EINTR);
-	text = tab->text[kind];
-	if (!text) {
-		text = cptk_text_render(tab, kind);
-		if (text)
-			smp_store_release(&tab->text[kind], text);
-	}
-	mutex_unlock(&tab->render_lock);
-	return text ?: ERR_PTR(-ENOMEM);
+	return cptk_text_get(&tab->texts, kind, &src);
 }
 
 /* Serve a read of a /proc/sys/lnet file from the text of one table. */
@@ -158,7 +118,7 @@ static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 
 	if (*ppos < 0)
 		return -EINVAL;
-	tab = cpt_get();
+	tab = cptk_live_get();
 	if (!tab)
 		return -ENODEV;
 	if (tag && tag != cptk_pos_tag(tab, kind)) {
@@ -167,7 +127,7 @@ static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 			ret = -EAGAIN;
 		goto out;
 	}
-	text = cptk_text_get(tab, kind);
+	text = cptk_text_of(tab, kind);
 	if (IS_ERR(text)) {
 		ret = PTR_ERR(text);
 		goto out;
@@ -186,7 +146,7 @@ static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 			 (off >= text->len ? CPTK_POS_END : 0) | off);
 out:
 	*lenp = n;
-	cpt_put(tab);
+	cptk_live_put(tab);
 	return ret;
 }
 
@@ -396,26 +356,10 @@ static int cptk_proc_pattern(CPTK_CTL_CONST struct ctl_table *ctl, int write,
 }
 
 static struct ctl_table cptk_sysctl_table[] = {
-	{
-		.procname	= "cpu_partition_table",
-		.mode		= 0444,
-		.proc_handler	= cptk_proc_table,
-	},
-	{
-		.procname	= "cpu_partition_distance",
-		.mode		= 0444,
-		.proc_handler	= cptk_proc_distance,
-	},
-	{
-		.procname	= "cpu_npartitions",
-		.mode		= 0644,
-		.proc_handler	= cptk_proc_npartitions,
-	},
-	{
-		.procname	= "cpu_pattern",
-		.mode		= 0644,
-		.proc_handler	= cptk_proc_pattern,
-	},
+	{ .procname = "cpu_partition_table", .mode = 0444, .proc_handler = cptk_proc_table },
+	{ .procname = "cpu_partition_distance", .mode = 0444, .proc_handler = cptk_proc_distance },
+	{ .procname = "cpu_npartitions", .mode = 0644, .proc_handler = cptk_proc_npartitions },
+	{ .procname = "cpu_pattern", .mode = 0644, .proc_handler = cptk_proc_pattern },
 	CPTK_CTL_SENTINEL
 };
 

@@ -9,7 +9,7 @@
 #include <linux/topology.h>
 
 #include "compat.h"
-#include "cptk.h"
+#include "topo.h"
 
 /*
  * A CPU whose node the kernel does not know (NUMA_NO_NODE, which x86 never

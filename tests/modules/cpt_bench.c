@@ -56,7 +56,7 @@
 
 #include "cpt.h"
 /* bench=mem walks the table's allocations: it needs the glue's layout. */
-#include "../../cpt/linux/cptk.h"
+#include "../../cpt/linux/tab.h"
 
 static char *bench = "lookup";
 module_param(bench, charp, 0444);
@@ -117,6 +117,15 @@ static const char * const lk_name[LK_NR] = {
 static DEFINE_PER_CPU(int, bench_pcpu);
 static long lk_sink;
 
+/* A loop of its own per operation: no branch on @op inside the loop. */
+#define LK_CASE(op, expr)				\
+	case op:					\
+		for (i = 0; i < n; i++) {		\
+			sum += (expr);			\
+			OPTIMIZER_HIDE_VAR(sum);	\
+		}					\
+		break
+
 /*
  * @n calls of operation @op; returns the nanoseconds they took.  Each
  * result goes into a sum that the compiler must keep in a register
@@ -130,42 +139,12 @@ static noinline u64 lk_loop(int op, unsigned long n, const struct cptab *tab)
 
 	t0 = ktime_get_ns();
 	switch (op) {
-	case LK_EMPTY:
-		for (i = 0; i < n; i++) {
-			sum += i;
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
-	case LK_SMP_ID:
-		for (i = 0; i < n; i++) {
-			sum += raw_smp_processor_id();
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
-	case LK_THIS_CPU:
-		for (i = 0; i < n; i++) {
-			sum += this_cpu_read(bench_pcpu);
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
-	case LK_CPT_CURRENT:
-		for (i = 0; i < n; i++) {
-			sum += cpt_current();
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
-	case LK_CPTAB_CURRENT:
-		for (i = 0; i < n; i++) {
-			sum += cptab_current(tab);
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
-	case LK_CPT_OF_CPU:
-		for (i = 0; i < n; i++) {
-			sum += cpt_of_cpu(raw_smp_processor_id());
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		break;
+	LK_CASE(LK_EMPTY, i);
+	LK_CASE(LK_SMP_ID, raw_smp_processor_id());
+	LK_CASE(LK_THIS_CPU, this_cpu_read(bench_pcpu));
+	LK_CASE(LK_CPT_CURRENT, cpt_current());
+	LK_CASE(LK_CPTAB_CURRENT, cptab_current(tab));
+	LK_CASE(LK_CPT_OF_CPU, cpt_of_cpu(raw_smp_processor_id()));
 	}
 	t0 = ktime_get_ns() - t0;
 	WRITE_ONCE(lk_sink, lk_sink + sum);

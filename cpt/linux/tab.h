@@ -1,31 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal interface of the cpt module: what glues the portable core
- * (cpt/core/cplan.h) to the kernel.
- *
- *   cplan_topo.c    reads the machine into a struct cplan_topo
- *   api.c     turns a planned struct cplan_table into a struct cptab
- *                 (kernel masks) and serves the exported lookups
- *   live.c    the table in force: planning, replacement (RCU and
- *                 refcount), CPU hotplug, the consumers' notifier
- *   sysctl.c  the /proc/sys/lnet files
- *   fault.c   delays injected at race windows (test builds only)
- *   main.c    module parameters, init and exit
+ * The kernel's partition table (struct cptab, opaque in cpt.h): the core's
+ * plan (struct cplan_table) with kernel masks per partition, built whole
+ * before it is installed (live.c) and never changed afterwards.
  */
-#ifndef CPTK_H
-#define CPTK_H
+#ifndef CPTK_TAB_H
+#define CPTK_TAB_H
 
 #include <linux/atomic.h>
-#include <linux/compiler.h>
 #include <linux/cpumask.h>
-#include <linux/mutex.h>
 #include <linux/nodemask.h>
-#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "cplan.h"
+#include "text.h"
 
 /*
  * One partition as the exported API sees it.  @cpus holds every member,
@@ -44,23 +34,6 @@ struct cptk_part {
 };
 
 /*
- * What a /proc/sys/lnet file shows of a table: rendered once, on the
- * first read, and kept with the table until it is freed (sysctl.c).
- */
-enum cptk_text_kind {
-	CPTK_TEXT_TABLE,
-	CPTK_TEXT_DISTANCE,
-	CPTK_TEXT_NPARTITIONS,
-	CPTK_TEXT_PATTERN,
-	CPTK_NR_TEXTS
-};
-
-struct cptk_text {
-	size_t len;
-	char buf[];
-};
-
-/*
  * Everything a table consists of (struct cptab is opaque in cpt.h).  @part
  * has nr_parts + 1 entries: the last one, the union of all partitions,
  * answers for CPT_ANY.  @table (the core's plan) stays for the per-CPU and
@@ -68,9 +41,8 @@ struct cptk_text {
  * the values it was planned with, the ones /proc/sys/lnet shows and that
  * hotplug carries over to the next table.
  *
- * Nothing but @text changes once a table is installed; each @text only
- * goes from NULL to a complete rendering, once, under @render_lock
- * (cptk_text_get()), so readers need no lock.  @any_distance[p] is
+ * Nothing but @texts changes once a table is installed, and each of
+ * them only once (text.h), so readers need no lock.  @any_distance[p] is
  * cptab_distance(p, CPT_ANY), for p up to nr_parts (CPT_ANY itself).
  * @ref counts the holders, the pointer to the table in force being one.
  * @serial is the table's own number, new for each table installed;
@@ -90,32 +62,14 @@ struct cptab {
 	refcount_t ref;
 	struct rcu_work free_work;
 	int *any_distance;
-	struct mutex render_lock;
-	struct cptk_text *text[CPTK_NR_TEXTS];
+	struct cptk_texts texts;
 };
 
-/* main.c */
-int cptk_parse_count(const char *val, size_t len, const char *name, int *count);
-
-/* live.c: the table in force; NULL before init and after exit. */
-extern struct cptab __rcu *cptk_cur;
-
-int cptk_live_start(int npartitions, const char *pattern);
-void cptk_live_stop(void);
-int cptk_live_replan(const int *npartitions, const char *pattern);
-bool cptk_in_notifier(void);
-
-/* cplan_topo.c */
-struct cplan_topo *cptk_topo_snapshot(int dying);
-
-/* api.c */
+/* Tables created and not yet destroyed, to catch a leaked reference. */
 extern atomic_t cptk_nr_tables;
+
 struct cptab *cptk_tab_create(struct cplan_table *table, int npartitions,
-			   const char *pattern);
+			      const char *pattern);
 void cptk_tab_destroy(struct cptab *tab);
 
-/* sysctl.c */
-int cptk_sysctl_register(void);
-void cptk_sysctl_unregister(void);
-
-#endif /* CPTK_H */
+#endif /* CPTK_TAB_H */
