@@ -3,7 +3,8 @@
 # libFuzzer target over the portable core (cpu_pattern parser, planner,
 # formatter, hotplug update) with AddressSanitizer and UBSan: random
 # topologies, npartitions values and patterns, every invariant of
-# doc/planner.md checked.  Included by the top Makefile.
+# doc/planner.md checked by the oracle the unit tests use too
+# (tests/unit/oracle.c).  Included by the top Makefile.
 #
 #   make fuzz [FUZZ_SECONDS=600]    fuzz for N seconds (default 60)
 #   make test-fuzz                  the seed corpus once, then 30 s (make check)
@@ -38,11 +39,13 @@ FUZZ_COV_BIN	:= $(FUZZ_OUT)/cov/fuzz_plan
 FUZZ_LLVM_SUFFIX ?= $(if $(filter %clang-14,$(FUZZ_CC)),-14)
 FUZZ_SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
-FUZZ_CFLAGS	 = -g -O1 $(FUZZ_SAN) $(WARN) -Icpt/core
+FUZZ_CFLAGS	 = -g -O1 $(FUZZ_SAN) $(WARN) -Icpt/core -Itests/unit
+# the test oracle, shared with the unit tests
+FUZZ_ORACLE	:= tests/unit/oracle.c tests/unit/oracle.h
 FUZZ_CORE_OBJS	:= $(patsubst cpt/core/%.c,$(FUZZ_OUT)/core/%.o,$(CORE_SRC))
 # the core's allocations go through fz_calloc(), which fails them on demand
 FUZZ_CORE_FLAGS	 = -include $(FUZZ_DIR)/fz_alloc.h
-FUZZ_HDRS	 = $(wildcard $(CORE_HDR)) $(FUZZ_DIR)/fz_alloc.h
+FUZZ_HDRS	 = $(wildcard $(CORE_HDR)) $(FUZZ_DIR)/fz_alloc.h tests/unit/oracle.h
 FUZZ_RUN	 = CPT_FUZZ_RELAX='$(FUZZ_RELAX)' FUZZ_FLAGS='$(FUZZ_FLAGS)' \
 		   FUZZ_BIN=$(FUZZ_BIN) FUZZ_OUT=$(FUZZ_OUT) $(FUZZ_DIR)/run-fuzz
 
@@ -65,11 +68,13 @@ fuzz-cov: $(FUZZ_COV_BIN)
 	LLVM_SUFFIX=$(FUZZ_LLVM_SUFFIX) $(FUZZ_DIR)/run-fuzz cov $(CORE_SRC)
 
 # Source-based coverage, no sanitizer: only to measure what the corpus reaches.
-$(FUZZ_COV_BIN): $(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC) $(FUZZ_HDRS)
+$(FUZZ_COV_BIN): $(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC) $(FUZZ_HDRS) $(FUZZ_ORACLE)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 $(WARN) $(FUZZ_CORE_FLAGS) -Icpt/core -fsanitize=fuzzer \
-		-fprofile-instr-generate -fcoverage-mapping -o $@ \
-		$(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC)
+	$(FUZZ_CC) -g -O1 $(WARN) -Icpt/core -Itests/unit -fsanitize=fuzzer \
+		-c -o $(@D)/oracle.o tests/unit/oracle.c
+	$(FUZZ_CC) -g -O1 $(WARN) $(FUZZ_CORE_FLAGS) -Icpt/core -Itests/unit \
+		-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+		-o $@ $(FUZZ_DIR)/fuzz_plan.c $(CORE_SRC) $(@D)/oracle.o
 
 fuzz-corpus:
 	rm -f $(FUZZ_DIR)/corpus/*
@@ -84,7 +89,12 @@ $(FUZZ_OUT)/fuzz_plan.o: $(FUZZ_DIR)/fuzz_plan.c $(FUZZ_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BIN): $(FUZZ_OUT)/fuzz_plan.o $(FUZZ_CORE_OBJS)
+# the oracle without fz_alloc.h: its own allocations never fail
+$(FUZZ_OUT)/oracle.o: $(FUZZ_ORACLE) $(FUZZ_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BIN): $(FUZZ_OUT)/fuzz_plan.o $(FUZZ_OUT)/oracle.o $(FUZZ_CORE_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^
 
-.SECONDARY: $(FUZZ_CORE_OBJS) $(FUZZ_OUT)/fuzz_plan.o
+.SECONDARY: $(FUZZ_CORE_OBJS) $(FUZZ_OUT)/fuzz_plan.o $(FUZZ_OUT)/oracle.o

@@ -20,7 +20,7 @@ static struct cplan_table *layout(const struct cplan_topo *t, int np, int P,
 {
 	struct cplan_table *tb = plan_ok(t, np, NULL);
 
-	check_default_layout(t, tb, P);
+	oracle_check_layout(t, tb, P);
 	if (expected)
 		assert_parts(tb, expected);
 	return tb;
@@ -50,12 +50,12 @@ static void count_is(struct cplan_topo *t, int expected, const char *what)
 	assert_non_null(t);
 	ctx("count rule: %s", what);
 	/* the test's own reading of the rule must agree with the literal */
-	CHECK(expected_default_count(t) == expected, "test formula %d vs %d",
-	      expected_default_count(t), expected);
+	CHECK(oracle_default_count(t) == expected, "test formula %d vs %d",
+	      oracle_default_count(t), expected);
 	tb = plan_ok(t, 0, NULL);
 	CHECK(tb->nr_parts == expected, "%s: %d partitions, expected %d",
 	      what, tb->nr_parts, expected);
-	check_default_layout(t, tb, expected);
+	oracle_check_layout(t, tb, expected);
 	cplan_table_free(tb);
 	cplan_topo_free(t);
 }
@@ -1013,11 +1013,11 @@ static void test_invariants_all(void **state)
 	(void)state;
 	for (f = 0; f < fx_all_count; f++) {
 		struct cplan_topo *t = fx_all[f].build();
-		struct tinfo ti;
+		struct oracle_topo ti;
 		int cand[16], nc = 0, i, j;
 
 		assert_non_null(t);
-		tinfo_init(&ti, t);
+		oracle_topo_init(&ti, t);
 		cand[nc++] = 0;
 		cand[nc++] = 1;
 		cand[nc++] = 2;
@@ -1059,12 +1059,12 @@ static void test_invariants_all(void **state)
 				      CPLAN_PARTS_MAX);
 				continue;
 			}
-			P = np ? np : expected_default_count(t);
+			P = np ? np : oracle_default_count(t);
 			tb = plan_ok(t, np, NULL);
-			check_default_layout(t, tb, P);
+			oracle_check_layout(t, tb, P);
 			cplan_table_free(tb);
 		}
-		tinfo_free(&ti);
+		oracle_topo_free(&ti);
 		cplan_topo_free(t);
 	}
 }

@@ -69,72 +69,17 @@ static void set_online(struct cplan_topo *t, int lo, int hi, bool online)
 		t->cpu[c].online = online;
 }
 
-/* Invariants of every table cplan_table_update() returns for @t. */
-static void check_updated(const struct cplan_topo *t, const struct cplan_table *tb)
-{
-	int P = tb->nr_parts, c, p, i, members = 0, listed = 0;
-
-	CHECK(tb->nr_cpus == t->nr_cpus && tb->nr_nodes == t->nr_nodes,
-	      "table %d CPUs %d nodes, topology %d %d", tb->nr_cpus,
-	      tb->nr_nodes, t->nr_cpus, t->nr_nodes);
-	assert_non_null(tb->cpu_online);
-	assert_non_null(tb->cpu_barred);
-	assert_non_null(tb->cpu_node);
-	for (p = 0; p < P; p++) {
-		for (i = tb->part_first[p]; i < tb->part_first[p + 1]; i++) {
-			c = tb->part_cpu[i];
-			CHECK(c >= 0 && c < t->nr_cpus && tb->cpu_part[c] == p,
-			      "CPU %d in partition %d, cpu_part says %d", c, p,
-			      c >= 0 && c < t->nr_cpus ? tb->cpu_part[c] : -9);
-			if (i > tb->part_first[p])
-				CHECK(tb->part_cpu[i - 1] < c,
-				      "partition %d not ascending", p);
-		}
-	}
-	for (c = 0; c < t->nr_cpus; c++) {
-		CHECK(tb->cpu_online[c] == t->cpu[c].online,
-		      "cpu_online[%d] = %d, topology says %d", c,
-		      tb->cpu_online[c], t->cpu[c].online);
-		if (tb->cpu_barred[c])
-			CHECK(tb->cpu_part[c] == CPLAN_NONE,
-			      "barred CPU %d in partition %d", c,
-			      tb->cpu_part[c]);
-		if (tb->cpu_part[c] == CPLAN_NONE)
-			continue;
-		CHECK(tb->cpu_part[c] >= 0 && tb->cpu_part[c] < P,
-		      "cpu_part[%d] = %d", c, tb->cpu_part[c]);
-		members++;
-		listed += t->cpu[c].online;
-	}
-	CHECK(tb->part_first[P] == members, "part_first[P] = %d, %d members",
-	      tb->part_first[P], members);
-	CHECK(tb->nr_placed_cpus == listed, "nr_placed_cpus %d, expected %d",
-	      tb->nr_placed_cpus, listed);
-}
-
 /* One hotplug step: update @old to @t, check, free @old. */
 static struct cplan_table *step(struct cplan_table *old, const struct cplan_topo *t)
 {
 	struct cplan_err err = { .offset = -1 };
 	struct cplan_table *tb = NULL;
-	int ret, c;
+	int ret;
 
 	ret = cplan_table_update(old, t, &tb, &err);
 	CHECK(ret == 0, "cplan_table_update() = %d (%s)", ret, err.msg);
 	assert_non_null(tb);
-	check_updated(t, tb);
-	CHECK(tb->nr_parts == old->nr_parts, "%d partitions, were %d",
-	      tb->nr_parts, old->nr_parts);
-	CHECK(tb->warnings == old->warnings, "warnings %#x, were %#x",
-	      tb->warnings, old->warnings);
-	for (c = 0; c < t->nr_cpus; c++) {
-		if (old->cpu_part[c] != CPLAN_NONE)
-			CHECK(tb->cpu_part[c] == old->cpu_part[c],
-			      "CPU %d moved from partition %d to %d", c,
-			      old->cpu_part[c], tb->cpu_part[c]);
-		if (old->cpu_barred[c])
-			CHECK(tb->cpu_barred[c], "CPU %d no longer barred", c);
-	}
+	oracle_check_update(t, old, tb);
 	cplan_table_free(old);
 	return tb;
 }

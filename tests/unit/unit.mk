@@ -14,7 +14,8 @@ UNIT_DIR	:= tests/unit
 UNIT_OUT	:= build/unit
 UNIT_TESTS	:= test_plan test_pattern test_format test_update test_fuzz_findings
 UNIT_BINS	:= $(addprefix $(UNIT_OUT)/,$(UNIT_TESTS))
-UNIT_HELPERS	:= $(UNIT_OUT)/topo_fixtures.o $(UNIT_OUT)/unit_helpers.o
+UNIT_HELPERS	:= $(UNIT_OUT)/topo_fixtures.o $(UNIT_OUT)/unit_helpers.o \
+		   $(UNIT_OUT)/oracle.o
 UNIT_CORE_OBJS	:= $(patsubst cpt/core/%.c,$(UNIT_OUT)/core/%.o,$(CORE_SRC))
 UNIT_HDRS	:= $(wildcard $(CORE_HDR)) $(wildcard $(UNIT_DIR)/*.h)
 UNIT_CFLAGS	 = $(CFLAGS) $(WARN) $(SAN) -DCPLAN_COUNT_YIELDS -Icpt/core

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the cmocka unit tests: a test-side model of a topology
- * (core ordinals, L3 domains) computed independently of the core, a
- * test-side rendering of a table, and checkers for the invariants of
- * doc/planner.md.  They fail the running cmocka test with a message that
- * names the context set by ctx().
+ * Helpers shared by the cmocka unit tests.  The model of a topology, the
+ * renderings and the invariants of doc/planner.md are the oracle's
+ * (oracle.h), shared with the fuzzer; here they fail the running cmocka
+ * test with a message that names the context set by ctx().
  */
 #ifndef UNIT_HELPERS_H
 #define UNIT_HELPERS_H
@@ -16,8 +15,10 @@
 #include <cmocka.h>
 
 #include "cplan.h"
+#include "oracle.h"
 
-/* Run only the tests matching $CMOCKA_TEST_FILTER (a glob), when set. */
+/* Run only the tests matching $CMOCKA_TEST_FILTER (a glob), when set, and
+ * make the oracle's failures cmocka failures.  First thing of every main(). */
 void unit_filter(void);
 /* Exit with cmocka's result.  After a failed test the objects it had not
  * freed yet would be reported as leaks and bury the failure, so a failed run
@@ -48,24 +49,6 @@ void sb_printf(struct sbuf *sb, const char *fmt, ...)
 void sb_cores(struct sbuf *sb, int a, int b, int T);
 void sb_free(struct sbuf *sb);
 
-/* What the test knows about a topology, derived from doc/planner.md. */
-struct tinfo {
-	int nr_cpus, nr_nodes;
-	int nr_online;
-	int nr_cores;		/* distinct core keys of online CPUs */
-	int nr_cpu_nodes;	/* nodes with an online CPU */
-	int nr_doms;		/* L3 domains, ordered by node, lowest CPU */
-	int *ord;		/* per CPU: core ordinal, -1 when offline */
-	int *dom;		/* per CPU: L3 domain, -1 when offline */
-	int *core_threads;	/* per ordinal: online CPUs */
-	int *dom_node;		/* per domain: its node */
-};
-void tinfo_init(struct tinfo *ti, const struct cplan_topo *t);
-void tinfo_free(struct tinfo *ti);
-
-/* The default count of doc/planner.md, over all online CPUs. */
-int expected_default_count(const struct cplan_topo *t);
-
 /* The table as "%d\t:" " %d"... "\n", rendered by the test itself from
  * part_first/part_cpu (not by the formatter under test).  Free it. */
 char *render_table(const struct cplan_table *tb);
@@ -74,22 +57,11 @@ char *render_distance(const struct cplan_table *tb);
 /* Whether partition @p holds node @n (from part_node_first/part_node). */
 bool part_has_node(const struct cplan_table *tb, int p, int n);
 
-/* Invariants that hold for every table: structure, cpu_part/part_cpu,
- * ascending CPUs, offline CPUs never placed, counters, part_node/node_part,
- * node_distance, cplan_table_distance() = largest node distance. */
-void check_structure(const struct cplan_topo *t, const struct cplan_table *tb);
-
-/* Invariants of the default placement with @P partitions over all online
- * CPUs: everything placed, siblings together when P <= cores, no partition
- * spanning nodes when P >= CPU-bearing nodes, numbering by node / L3 domain /
- * core order, balanced runs, whole nodes grouped when P < nodes, warnings. */
-void check_default_layout(const struct cplan_topo *t,
-			  const struct cplan_table *tb, int P);
-
-/* cplan_make() that must succeed; checks the structure and returns the table. */
 /* cplan_yield() calls so far (CPLAN_COUNT_YIELDS). */
 extern unsigned long cplan_yields;
 
+/* cplan_make() that must succeed; checks the table's invariants
+ * (oracle_check_table()) and returns it. */
 struct cplan_table *plan_ok(const struct cplan_topo *t, int np,
 			  const char *pattern);
 
