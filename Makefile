@@ -34,7 +34,7 @@ CORE_HDR	 = $(CPT_CORE_HDR)
 STAGE		 = scripts/stage-tree
 STAGE_MODULE	 = Kbuild cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
 		   $(CPT_FAULT_SRC) $(CPT_CORE_HDR) $(wildcard cpt/linux/*.h) \
-		   include/cpt.h
+		   $(wildcard cpt/linux/probes/*) include/cpt.h
 STAGE_TESTMODS	 = $(wildcard tests/modules/Kbuild tests/modules/*.c tests/modules/*.h)
 SAN		 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
@@ -65,6 +65,7 @@ deps:
 	scripts/install-deps
 
 include scripts/tools.mk
+include tests/tool/tool.mk
 include tests/unit/unit.mk
 include tests/vm/vm.mk
 include tests/kbuild/kbuild.mk
@@ -74,8 +75,10 @@ include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
 include tests/soak/soak.mk
 include tests/badparam/badparam.mk
+include tests/layout/layout.mk
+include tests/kbuild/probes.mk
 
-check: test-unit test-fuzz test-tool test-kbuild test-man test-install test-dkms test-vm \
+check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-vm \
 	test-badparam test-live test-unload test-soak
 
 clean:

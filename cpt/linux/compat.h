@@ -1,20 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernel versions cpt builds against (Debian 6.1 and
- * 6.12, and what lies between).  This is the only file that looks at
- * LINUX_VERSION_CODE: everything else uses the helpers below, so that a new
- * kernel means a change here and nowhere else.
+ * Differences between the kernels cpt builds against.  What a kernel has is
+ * found by compile-time probes (cpt/linux/probes/, run by Kbuild into
+ * cptk_probes.h), never by its version number: enterprise kernels backport
+ * interfaces, and a probe sees what is there.  This is the only file that
+ * reads the probes' answers; everything else uses the helpers below.
+ * To support an interface that changed, add a probe and use its CPTK_HAVE_
+ * name here (README, "Porting to a new kernel").
  */
 #ifndef CPTK_COMPAT_H
 #define CPTK_COMPAT_H
 
+#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/sysctl.h>
 #include <linux/types.h>
-#include <linux/version.h>
 #ifdef CONFIG_X86
 #include <asm/apicdef.h>
 #include <asm/processor.h>
+#endif
+
+#include "cptk_probes.h"
+
+/* What cpt cannot do without: one line, at build time, naming it. */
+#ifndef CPTK_HAVE_REGISTER_SYSCTL
+#error "cpt needs register_sysctl(path, table), which this kernel lacks"
+#endif
+#ifndef CPTK_HAVE_CPUHP_CPUSLOCKED
+#error "cpt needs cpuhp_setup_state_nocalls_cpuslocked(), which this kernel lacks"
+#endif
+#ifndef CPTK_HAVE_RCU_REPLACE_POINTER
+#error "cpt needs rcu_replace_pointer(), which this kernel lacks"
 #endif
 
 /*
@@ -24,19 +40,24 @@
  * Returns a non-negative id, equal for CPUs that share their L3, or -1 when
  * the kernel does not tell (which the planner reads as one L3 per node).
  *
- * x86 up to 6.6 exports get_llc_id() (GPL).  The x86 topology rework of 6.7
- * moved the id into cpu_info.topo and replaced the function by the inline
- * per_cpu_llc_id(), which reads the exported per-cpu cpu_info.  Both return
- * BAD_APICID when CPUID gave no cache information.  Other architectures
- * export no LLC id to modules (cacheinfo and cpu_coregroup_mask are not
- * exported), so they get "unknown".
+ * x86 kernels up to 6.6 export get_llc_id() (GPL).  The x86 topology
+ * rework of 6.7 moved the id into cpu_info.topo and replaced the function
+ * by the inline per_cpu_llc_id(), which reads the exported per-cpu
+ * cpu_info.  Both return BAD_APICID when CPUID gave no cache information.
+ * Other architectures export no LLC id to modules (cacheinfo and
+ * cpu_coregroup_mask are not exported), so they get "unknown".
  */
+#if defined(CONFIG_X86) && !defined(CPTK_HAVE_PER_CPU_LLC_ID) && \
+	!defined(CPTK_HAVE_GET_LLC_ID)
+#error "cpt: this x86 kernel has neither per_cpu_llc_id() nor an exported get_llc_id(): no L3 id"
+#endif
+
 static inline int cptk_compat_llc_id(unsigned int cpu)
 {
 #ifdef CONFIG_X86
 	u32 id;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#ifdef CPTK_HAVE_PER_CPU_LLC_ID
 	id = per_cpu_llc_id(cpu);
 #else
 	id = get_llc_id(cpu);
@@ -52,35 +73,37 @@ static inline int cptk_compat_llc_id(unsigned int cpu)
 /*
  * Sysctl tables.
  *
- * register_sysctl(path, table) exists on every supported kernel, but from
- * 6.6 it is a macro over register_sysctl_sz(path, table, ARRAY_SIZE(table)),
- * so @table must be a real array, never a pointer.
+ * register_sysctl(path, table): where it counts the entries itself (a
+ * macro over register_sysctl_sz(path, table, ARRAY_SIZE(table))), @table
+ * must be a real array, never a pointer, and needs no empty sentinel
+ * entry, which kernels from 6.11 reject.  Elsewhere the sentinel ends the
+ * table.  Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
  *
- * Up to 6.10 a table ends with an empty sentinel entry; 6.11 rejects it.
- * Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
- *
- * From 6.11 proc_handler takes a const struct ctl_table: declare handlers
- * as handler(CPTK_CTL_CONST struct ctl_table *table, ...).
+ * Where proc_handler takes a const struct ctl_table, declare handlers as
+ * handler(CPTK_CTL_CONST struct ctl_table *table, ...).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#ifdef CPTK_HAVE_REGISTER_SYSCTL_SZ
 #define CPTK_CTL_SENTINEL
-#define CPTK_CTL_CONST		const
 #else
 #define CPTK_CTL_SENTINEL	{ }
+#endif
+
+#ifdef CPTK_HAVE_CTL_TABLE_CONST
+#define CPTK_CTL_CONST		const
+#else
 #define CPTK_CTL_CONST
 #endif
 
 /*
  * CPTK_EXPORT(sym): export @sym (GPL) in the symbol namespace "CPT", which
- * consumers import with CPT_IMPORT_NS (cpt.h).  Up to 6.12 the namespace
- * argument of EXPORT_SYMBOL_NS_GPL() is a bare word that the macro turns
- * into a string; 6.13 takes the string literal itself.
+ * consumers import with CPT_IMPORT_NS (cpt.h).  Where namespaces are bare
+ * words, EXPORT_SYMBOL_NS_GPL() turns its argument into a string itself;
+ * newer kernels (6.13) take the string literal.
  */
-#include <linux/export.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define CPTK_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, "CPT")
+#ifdef CPTK_HAVE_NS_IDENTIFIER
+#define CPTK_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, CPT)
 #else
-#define CPTK_EXPORT(sym)		EXPORT_SYMBOL_NS_GPL(sym, CPT)
+#define CPTK_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "CPT")
 #endif
 
 #endif /* CPTK_COMPAT_H */

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CPTK_HAVE_RCU_REPLACE_POINTER: rcu_replace_pointer() (5.5), needed */
+#include <linux/rcupdate.h>
+
+static int __rcu *probe_ptr;
+
+int *probe(int *p);
+int *probe(int *p)
+{
+	return rcu_replace_pointer(probe_ptr, p, true);
+}

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CPTK_HAVE_REGISTER_SYSCTL: register_sysctl(path, table) (5.x), needed */
+#include <linux/sysctl.h>
+
+static struct ctl_table probe_table[] = { { } };
+
+struct ctl_table_header *probe(void);
+struct ctl_table_header *probe(void)
+{
+	return register_sysctl("probe", probe_table);
+}

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make test-probes: what the kernel-interface probes (cpt/linux/probes)
+# found in each build of test-kbuild, against the answers written by hand
+# in tests/kbuild/probes.expected, for 6.1, 6.1-rt and 6.12.  They differ
+# between 6.1 and 6.12 in four probes, so each of those is seen to answer
+# both ways.
+
+.PHONY: test-probes
+
+test-probes: test-kbuild
+	@sh tests/kbuild/check-probes.sh tests/kbuild/probes.expected \
+		6.1=build/kbuild/$(KREL_61)/cptk_probes.h \
+		6.1-rt=build/kbuild/$(KREL_61RT)/cptk_probes.h \
+		6.12=build/kbuild/$(KREL_612)/cptk_probes.h

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The layout's rules, checked (make test-layout):
+#   - cpt/core includes nothing but its own headers; only cplan_shim.h
+#     reaches the kernel or libc;
+#   - no version number test in the module (the probes decide);
+#   - nothing of cpt/linux is compiled into cpt-plan;
+#   - each module source is named by one build file (cpt/sources.mk);
+#   - the glue's includes form no cycle, and a glue header X.h declares
+#     what X.c defines;
+#   - no function in cpt/ or scripts/ is longer than 80 lines;
+#   - every guest script passes shellcheck on its own.
+# Run from the repository root; MAKE is the make to ask for the lists.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/report.sh 2>/dev/null || {
+	fails=0
+	pass() { echo "PASS $*"; }
+	fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+}
+MAKE=${MAKE:-make}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# 1. The core's includes.
+bad=$(grep -n '^[[:space:]]*#[[:space:]]*include' cpt/core/*.c cpt/core/*.h |
+	grep -v '^cpt/core/cplan_shim\.h:' | grep -v '"cplan[a-z_]*\.h"')
+if [ -z "$bad" ]; then
+	pass "layout: cpt/core includes only cplan*.h (the shim reaches the system)"
+else
+	fail "layout: cpt/core includes outside the shim: $bad"
+fi
+
+# 1b. Kernel versions: probes (cpt/linux/probes) decide, not numbers.
+vers=$(git grep -n -E 'LINUX_VERSION_CODE|KERNEL_VERSION' -- cpt include tests/modules Kbuild)
+if [ -z "$vers" ]; then
+	pass "layout: no LINUX_VERSION_CODE or KERNEL_VERSION in the module's sources"
+else
+	fail "layout: version tests: $vers"
+fi
+
+# 2. The tool's build names no glue file.
+$MAKE -s -B -n scripts/cpt-plan build/cpt-plan.static >"$t/tool" 2>&1
+if grep -q 'cpt/core/plan\.c' "$t/tool" && ! grep -q 'cpt/linux' "$t/tool"; then
+	pass "layout: cpt-plan is built from the core and scripts/, no cpt/linux file"
+else
+	fail "layout: cpt-plan's build: $(grep -o 'cpt/linux/[a-z_]*\.c' "$t/tool" | sort -u | tr '\n' ' ')"
+fi
+
+# 3. One build file names each module source.
+srcs=$($MAKE -s --no-print-directory print-module-sources 2>/dev/null)
+[ -n "$srcs" ] || fail "layout: make print-module-sources printed nothing"
+git ls-files 'Makefile' 'Kbuild' '*.mk' '*/Kbuild' 'dkms.conf' >"$t/build"
+for s in $srcs; do
+	base=$(basename "$s")
+	re=$(printf '%s' "$base" | sed 's/\./\\./g')
+	xargs grep -lE "(^|[^A-Za-z0-9_.-])$re([^A-Za-z0-9_.-]|\$)" <"$t/build" >"$t/named"
+	[ "$(wc -l <"$t/named")" -eq 1 ] ||
+		fail "layout: $base named in: $(tr '\n' ' ' <"$t/named")"
+done
+[ -n "$srcs" ] && pass "layout: $(echo "$srcs" | wc -w) module sources, each named in one build file"
+
+# 4. The glue's include graph: X.c including "Y.h" depends on Y.
+for c in cpt/linux/*.c; do
+	x=$(basename "$c" .c)
+	sed -n 's/^#include "\([a-z_]*\)\.h".*/\1/p' "$c" | while read -r y; do
+		[ "$y" = "$x" ] || [ "$y" = compat ] || [ ! -f "cpt/linux/$y.c" ] ||
+			echo "$x $y"
+	done
+done >"$t/deps"
+for h in cpt/linux/*.h; do
+	x=$(basename "$h" .h)
+	sed -n 's/^#include "\([a-z_]*\)\.h".*/\1/p' "$h" | while read -r y; do
+		[ -f "cpt/linux/$y.c" ] && echo "$x $y"
+	done
+done >>"$t/deps"
+if tsort "$t/deps" >"$t/order" 2>"$t/cycle"; then
+	pass "layout: the glue's includes form no cycle ($(wc -l <"$t/deps") edges)"
+else
+	fail "layout: include cycle in cpt/linux: $(cat "$t/cycle")"
+fi
+for h in cpt/linux/*.h; do
+	x=$(basename "$h" .h)
+	[ -f "cpt/linux/$x.c" ] || continue
+	sed -n 's/^[a-z].*[ *]\(cptk_[a-z_]*\)(.*/\1/p' "$h" | while read -r f; do
+		grep -q "^[a-z].*[ *]$f(" "cpt/linux/$x.c" ||
+			echo "$f (declared in $x.h)"
+	done
+done >"$t/strays"
+if [ -s "$t/strays" ]; then
+	fail "layout: not defined in the .c of their header: $(tr '\n' ' ' <"$t/strays")"
+else
+	pass "layout: each glue header declares what its own .c defines"
+fi
+
+# 5. Function length.
+long=$(awk -f tests/layout/funclen.awk cpt/core/*.c cpt/linux/*.c scripts/*.c |
+	awk '$3 > 80')
+if [ -z "$long" ]; then
+	pass "layout: no function in cpt/ or scripts/ over 80 lines"
+else
+	fail "layout: functions over 80 lines: $long"
+fi
+
+# 6. Guest scripts alone.
+if command -v shellcheck >/dev/null; then
+	for g in tests/*/guest-*.sh tests/lib/*.sh; do
+		[ -f "$g" ] || continue
+		if (cd "$(dirname "$g")" && shellcheck -x "$(basename "$g")") >"$t/sc" 2>&1; then
+			pass "layout: shellcheck $g"
+		else
+			fail "layout: shellcheck $g: $(head -5 "$t/sc")"
+		fi
+	done
+else
+	fail "layout: shellcheck not installed: run scripts/install-deps"
+fi
+
+[ "${fails:-0}" -eq 0 ]
