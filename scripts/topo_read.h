@@ -2,7 +2,8 @@
 /*
  * Userspace topology readers for cpt-plan and the tool tests: build a
  * struct cplan_topo (cpt/core/cplan.h) from a sysfs tree laid out like the
- * kernel's, or from the parsable output of `lscpu -p`.
+ * kernel's (topo_sysfs.c), or from the parsable output of `lscpu -p`
+ * (topo_lscpu.c).  What only the two share is in topo_util.h.
  *
  * Keys are normalised so that both readers describe the same machine the
  * same way: the core key of a CPU is the lowest CPU id among its SMT

@@ -20,11 +20,11 @@ bench-bins: $(BENCH_BINS) scripts/cpt-plan build/cpt-plan.static
 
 # The planner with its calloc()/free() counted (ld --wrap) for the memory
 # model; built like cpt-plan otherwise.
-$(BENCH_OUT)/plan-bench: tests/bench/plan_bench.c scripts/topo_read.c \
-		scripts/topo_read.h tests/tool/bench_time.h $(CORE_SRC) $(CORE_HDR)
+$(BENCH_OUT)/plan-bench: tests/bench/plan_bench.c $(TOOL_LIB_DEPS) \
+		tests/tool/bench_time.h
 	@mkdir -p $(@D)
 	$(BENCH_CC) -Icpt/core -Iscripts -o $@ tests/bench/plan_bench.c \
-		scripts/topo_read.c $(CORE_SRC) -Wl,--wrap=calloc,--wrap=free $(LDFLAGS)
+		$(TOOL_LIB_SRC) $(CORE_SRC) -Wl,--wrap=calloc,--wrap=free $(LDFLAGS)
 
 $(BENCH_OUT)/svc-bench: tests/bench/svc_bench.c
 	@mkdir -p $(@D)

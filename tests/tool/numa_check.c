@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * numa_check: read this host's topology with cpt-plan's sysfs reader
- * (scripts/topo_read.c) and check it, and the default plan built from it,
+ * (scripts/topo_sysfs.c) and check it, and the default plan built from it,
  * against libnuma:
  *   - nodes with CPUs and each node's CPU set (numa_node_to_cpus),
  *   - the node of every online CPU (numa_node_of_cpu),
