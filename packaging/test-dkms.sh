@@ -26,15 +26,29 @@
 # with it, for the first release: dkms must install cpt, depmod must index
 # it (modinfo -k finds it by name), and uninstall must remove it all again.
 set -u
+# shellcheck source=tests/lib/report.sh
+. "$(dirname "$0")/../tests/lib/report.sh"
+# shellcheck source=tests/lib/host-lib.sh
+. "$(dirname "$0")/../tests/lib/host-lib.sh"
+
+# installed LABEL KERNEL DKMS...: the DKMS command (dkms, or dk with the
+# scratch tree) says cpt/$version is installed for KERNEL.
+installed() {
+	_label=$1 _k=$2
+	shift 2
+	if "$@" status -m cpt -v "$version" -k "$_k" 2>/dev/null | grep -q ': installed'; then
+		pass "$_label: dkms status says installed"
+	else
+		fail "$_label: dkms status: $("$@" status -m cpt -v "$version" -k "$_k" 2>&1)"
+	fi
+}
 
 # Inside the private mount namespace (see the end of this script).
 if [ "${1:-}" = --in-namespace ]; then
 	shift
 	ns=$1 version=$2
 	shift 2
-	fails=0
-	pass() { echo "PASS test-dkms: host-like: $*"; }
-	fail() { echo "FAIL test-dkms: host-like: $*"; fails=$((fails + 1)); }
+	REPORT_TAG="test-dkms: host-like"
 	mount -t tmpfs cpt-test-dkms "$ns" || exit 3
 	for d in /usr/src /var/lib/dkms /lib/modules; do
 		n=$(echo "$d" | tr / _)
@@ -44,12 +58,11 @@ if [ "${1:-}" = --in-namespace ]; then
 			exit 3
 	done
 	log=$ns/make.log
-	if make --no-print-directory -f packaging/pkg.mk dkms-install \
+	if make --no-print-directory dkms-install \
 		DKMS_KERNELS="$*" >"$log" 2>&1; then
 		pass "make dkms-install DKMS_KERNELS=\"$*\""
 	else
-		fail "make dkms-install:"
-		tail -n 40 "$log"
+		fail "make dkms-install:" "$(tail -n 40 "$log")"
 	fi
 	for rel in "$@"; do
 		f=$(modinfo -k "$rel" -n cpt 2>/dev/null)
@@ -59,16 +72,12 @@ if [ "${1:-}" = --in-namespace ]; then
 		*)
 			fail "$rel: modinfo -k $rel cpt finds '$f', expected /lib/modules/$rel/updates/dkms/cpt.ko" ;;
 		esac
-		if dkms status -m cpt -v "$version" -k "$rel" 2>/dev/null | grep -q ': installed'; then
-			pass "$rel: dkms status says installed"
-		else
-			fail "$rel: dkms status: $(dkms status -m cpt -v "$version" -k "$rel" 2>&1)"
-		fi
+		installed "$rel" "$rel" dkms
 	done
 	[ -f "/usr/src/cpt-$version/dkms.conf" ] &&
 		pass "sources in /usr/src/cpt-$version" ||
 		fail "no /usr/src/cpt-$version/dkms.conf"
-	if make --no-print-directory -f packaging/pkg.mk dkms-uninstall \
+	if make --no-print-directory dkms-uninstall \
 		>>"$log" 2>&1; then
 		pass "make dkms-uninstall"
 	else
@@ -83,7 +92,7 @@ if [ "${1:-}" = --in-namespace ]; then
 	done
 	[ -z "$left" ] && pass "uninstalled: nothing left" ||
 		fail "left after dkms-uninstall: $left"
-	exit "$fails"
+	exit "$REPORT_NFAIL"
 fi
 
 if [ $# -lt 3 ]; then
@@ -94,10 +103,7 @@ out=$1 version=$2
 shift 2
 case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 
-fails=0
-pass() { echo "PASS test-dkms: $*"; }
-fail() { echo "FAIL test-dkms: $*"; fails=$((fails + 1)); }
-skip() { echo "SKIP test-dkms: $*"; }
+REPORT_TAG=test-dkms
 
 PATH=$PATH:/usr/sbin:/sbin
 # Run by make: keep its jobserver and command-line variables away from the
@@ -221,21 +227,14 @@ for rel in "$@"; do
 	*)
 		fail "$rel: installed as '$found', expected updates/dkms/cpt.ko" ;;
 	esac
-	if dk status -m cpt -v "$version" -k "$rel/$arch" 2>/dev/null | grep -q ': installed'; then
-		pass "$rel: dkms status says installed"
-	else
-		fail "$rel: dkms status: $(dk status -m cpt -v "$version" -k "$rel/$arch" 2>&1)"
-	fi
+	installed "$rel" "$rel/$arch" dk
 done
 
 # The real make dkms-install/uninstall, in a private mount namespace.
 ns=$out/ns
 mkdir -p "$ns"
-if [ "$(id -u)" != 0 ]; then
-	skip "host-like dkms-install (needs root)"
-elif ! command -v unshare >/dev/null ||
-	! unshare -m sh -c "mount -t tmpfs cpt-probe '$ns'" 2>/dev/null; then
-	skip "host-like dkms-install (no mount namespace here)"
+if why=$(mountns_unusable "$ns"); then
+	skip "host-like dkms-install ($why)"
 elif [ ! -d /var/lib/dkms ] || [ ! -d /lib/modules ] || [ ! -d /usr/src ]; then
 	skip "host-like dkms-install (no /var/lib/dkms, /lib/modules or /usr/src)"
 else
@@ -253,15 +252,5 @@ else
 fi
 
 snapshot | sort >"$out/host.after"
-if cmp -s "$out/host.before" "$out/host.after"; then
-	pass "host untouched ($host_dirs, /usr/src)"
-else
-	fail "host changed:"
-	diff "$out/host.before" "$out/host.after" | head -n 20
-fi
-
-if [ "$fails" -ne 0 ]; then
-	echo "FAIL test-dkms: $fails check(s) failed"
-	exit 1
-fi
-echo "PASS test-dkms: cpt/$version for $*"
+host_untouched "$host_dirs, /usr/src" "$out/host.before" "$out/host.after"
+report_verdict "cpt/$version for $*"

@@ -27,6 +27,11 @@
 # unless the Makefile makes it absolute.  That run happens in a private
 # mount namespace with /usr/src on an overlay, which must stay empty.
 set -u
+REPORT_TAG=test-install
+# shellcheck source=tests/lib/report.sh
+. "$(dirname "$0")/../tests/lib/report.sh"
+# shellcheck source=tests/lib/host-lib.sh
+. "$(dirname "$0")/../tests/lib/host-lib.sh"
 
 # Inside the private mount namespace: make install DESTDIR=../destdir-rel.
 if [ "${1:-}" = --relative ]; then
@@ -59,16 +64,9 @@ case $out in /*) ;; *) out=$top/$out ;; esac
 kdir=/usr/src/linux-headers-$rel
 src=$out/src dest=$out/destdir
 
-fails=0
-pass() { echo "PASS test-install: $*"; }
-fail() { echo "FAIL test-install: $*"; fails=$((fails + 1)); }
 finish() {
-	if [ "$fails" -ne 0 ]; then
-		echo "FAIL test-install: $fails check(s) failed"
-		exit 1
-	fi
-	echo "PASS test-install: make install DESTDIR=... KDIR=$kdir"
-	exit 0
+	report_verdict "make install DESTDIR=... KDIR=$kdir"
+	exit
 }
 
 PATH=$PATH:/usr/sbin:/sbin
@@ -233,25 +231,18 @@ fi
 
 # A relative DESTDIR, in a private mount namespace.
 mkdir -p "$out/ns"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP test-install: relative DESTDIR (needs root for a mount namespace)"
-elif ! command -v unshare >/dev/null ||
-	! unshare -m sh -c "mount -t tmpfs cpt-probe '$out/ns'" 2>/dev/null; then
-	echo "SKIP test-install: relative DESTDIR (no mount namespace here)"
+if why=$(mountns_unusable "$out/ns"); then
+	skip "relative DESTDIR ($why)"
 else
 	msg=$(unshare -m sh "$0" --relative "$out" "$kdir" "$rel" 2>&1)
 	case $? in
 	0) pass "make install DESTDIR=../destdir-rel: installed there, nothing under /usr/src" ;;
-	3) echo "SKIP test-install: relative DESTDIR (overlayfs not available)" ;;
+	3) skip "relative DESTDIR (overlayfs not available)" ;;
 	*) fail "make install with a relative DESTDIR: $msg" ;;
 	esac
 fi
 
 snapshot | sort >"$out/host.after"
-if cmp -s "$out/host.before" "$out/host.after"; then
-	pass "host untouched (/lib/modules, /etc, /usr/sbin, /usr/share/{man,doc}, $kdir)"
-else
-	fail "host changed:"
-	diff "$out/host.before" "$out/host.after" | head -n 20
-fi
+host_untouched "/lib/modules, /etc, /usr/sbin, /usr/share/{man,doc}, $kdir" \
+	"$out/host.before" "$out/host.after"
 finish

@@ -33,9 +33,9 @@ out=build/man
 rm -rf "$out"
 mkdir -p "$out"
 
-fails=0
-pass() { echo "PASS test-man: $*"; }
-fail() { echo "FAIL test-man: $*"; fails=$((fails + 1)); }
+REPORT_TAG=test-man
+# shellcheck source=tests/lib/report.sh
+. "$(dirname "$0")/../tests/lib/report.sh"
 
 for t in man groff; do
 	command -v $t >/dev/null || { fail "$t not installed (man-db, groff-base): run scripts/install-deps"; exit 1; }
@@ -192,8 +192,4 @@ for page in "$@"; do
 	esac
 done
 
-if [ "$fails" -ne 0 ]; then
-	echo "FAIL test-man: $fails check(s) failed"
-	exit 1
-fi
-echo "PASS test-man: $*"
+report_verdict "$*"

@@ -6,8 +6,8 @@
 #
 # The expected outputs in tests/tool/expected/ were written by hand from
 # doc/planner.md (see tests/tool/expected/README), never by running the
-# planner.  Prints PASS/FAIL per test and "N passed, N failed"; exits
-# non-zero when a test fails.
+# planner.  Prints PASS/FAIL/SKIP per test (tests/lib/report.sh) and
+# "N passed, N failed"; exits non-zero when a test fails.
 #
 # Environment:
 #   CPT_PLAN         binary under test (default build/cpt-plan.san: ASan+UBSan)
@@ -35,25 +35,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/cpt-tool.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	printf 'PASS: %s\n' "$1"
-}
-
-nok() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$1"
-	if [ -n "${2-}" ]; then
-		printf '%s\n' "$2" | head -n 25 | sed 's/^/    /'
-	fi
-}
-
-skip() {
-	printf 'SKIP: %s\n' "$1"
-}
+REPORT_DETAIL_LINES=25
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 
 # No sanitizer report in a stderr file.
 san_clean() {
@@ -66,6 +50,22 @@ run() {
 	rc=$?
 }
 
+# ran NAME CODE ARGS...: run ARGS...; true when $PLAN exited CODE with no
+# sanitizer report, else NAME's FAIL line.
+ran() {
+	_name=$1 _code=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne "$_code" ]; then
+		fail "$_name" "exit $rc, wanted $_code: $(cat "$T/err")"
+	elif ! san_clean "$T/err"; then
+		fail "$_name" "$(cat "$T/err")"
+	else
+		return 0
+	fi
+	return 1
+}
+
 # expect NAME EXPECTED WARN ARGS...
 # Exit 0 and stdout equal to the file EXPECTED.  WARN "-": stderr empty;
 # otherwise every stderr line is a "cpt-plan: warning: " line and one of
@@ -73,20 +73,16 @@ run() {
 expect() {
 	name=$1 exp=$2 warn=$3
 	shift 3
-	run "$@"
-	if [ "$rc" -ne 0 ]; then
-		nok "$name" "exit $rc: $(cat "$T/err")"
-	elif ! san_clean "$T/err"; then
-		nok "$name" "$(cat "$T/err")"
-	elif ! cmp -s "$exp" "$T/out"; then
-		nok "$name" "$(diff "$exp" "$T/out" | head -n 20)"
+	ran "$name" 0 "$@" || return 0
+	if ! cmp -s "$exp" "$T/out"; then
+		fail "$name" "$(diff "$exp" "$T/out" | head -n 20)"
 	elif [ "$warn" = - ] && [ -s "$T/err" ]; then
-		nok "$name" "unexpected stderr: $(cat "$T/err")"
+		fail "$name" "unexpected stderr: $(cat "$T/err")"
 	elif [ "$warn" != - ] && { grep -qv '^cpt-plan: warning: ' "$T/err" ||
 				  ! grep -Eq "$warn" "$T/err"; }; then
-		nok "$name" "stderr (wanted a warning matching '$warn'): $(cat "$T/err")"
+		fail "$name" "stderr (wanted a warning matching '$warn'): $(cat "$T/err")"
 	else
-		ok "$name"
+		pass "$name"
 	fi
 }
 
@@ -97,18 +93,14 @@ expect() {
 fails() {
 	name=$1 code=$2 re=$3
 	shift 3
-	run "$@"
-	if [ "$rc" -ne "$code" ]; then
-		nok "$name" "exit $rc, wanted $code: $(cat "$T/err")"
-	elif ! san_clean "$T/err"; then
-		nok "$name" "$(cat "$T/err")"
-	elif [ -s "$T/out" ]; then
-		nok "$name" "stdout not empty: $(head -n 3 "$T/out")"
+	ran "$name" "$code" "$@" || return 0
+	if [ -s "$T/out" ]; then
+		fail "$name" "stdout not empty: $(head -n 3 "$T/out")"
 	elif { [ "$code" -ne 2 ] && [ "$(wc -l <"$T/err")" -ne 1 ]; } ||
 	     ! head -n 1 "$T/err" | grep -Eq "^cpt-plan: $re"; then
-		nok "$name" "stderr does not match 'cpt-plan: $re': $(cat "$T/err")"
+		fail "$name" "stderr does not match 'cpt-plan: $re': $(cat "$T/err")"
 	else
-		ok "$name"
+		pass "$name"
 	fi
 }
 
@@ -116,13 +108,11 @@ fails() {
 has() {
 	name=$1 re=$2
 	shift 2
-	run "$@"
-	if [ "$rc" -ne 0 ] || ! san_clean "$T/err"; then
-		nok "$name" "exit $rc: $(cat "$T/err")"
-	elif ! grep -Eq "$re" "$T/out"; then
-		nok "$name" "no line matches '$re' in: $(cat "$T/out")"
+	ran "$name" 0 "$@" || return 0
+	if ! grep -Eq "$re" "$T/out"; then
+		fail "$name" "no line matches '$re' in: $(cat "$T/out")"
 	else
-		ok "$name"
+		pass "$name"
 	fi
 }
 
@@ -133,19 +123,17 @@ has() {
 placed() {
 	name=$1 file=$2 want=$3
 	shift 3
-	run --lscpu "$file" "$@"
-	if [ "$rc" -ne 0 ] || ! san_clean "$T/err"; then
-		nok "$name" "exit $rc: $(head -n 12 "$T/err")"
-	elif ! awk -v want="$want" '
+	ran "$name" 0 --lscpu "$file" "$@" || return 0
+	if ! awk -v want="$want" '
 		FNR == NR { if ($0 !~ /^#/ && $0 != "") { split($0, f, ","); online[f[1]] = 1 }; next }
 		{ parts++; sub(/^[0-9]+\t:/, ""); m = split($0, c, " ")
 		  for (i = 1; i <= m; i++) seen[c[i]]++ }
 		END { for (k in online) if (seen[k] != 1) bad = 1
 		      for (k in seen) if (!(k in online)) bad = 1
 		      exit !((want == "-" ? parts >= 1 : parts == want) && !bad) }' "$file" "$T/out"; then
-		nok "$name" "wanted $want partitions holding each CPU once, got: $(cat "$T/out")"
+		fail "$name" "wanted $want partitions holding each CPU once, got: $(cat "$T/out")"
 	else
-		ok "$name"
+		pass "$name"
 	fi
 }
 
@@ -231,9 +219,9 @@ if awk -F'\t: ' '{ n = split($2, c, " "); lo = 0; hi = 0;
 		   for (i = 1; i <= n; i++) if (c[i] % 40 < 20) lo++; else hi++;
 		   if (lo && hi) bad = 1; if (lo) a++; else b++ }
 		 END { exit !(NR == 20 && a == 10 && b == 10 && !bad) }' "$T/out"; then
-	ok "dual-20c: no partition spans nodes (structural check)"
+	pass "dual-20c: no partition spans nodes (structural check)"
 else
-	nok "dual-20c: no partition spans nodes (structural check)" "$(cat "$T/out")"
+	fail "dual-20c: no partition spans nodes (structural check)" "$(cat "$T/out")"
 fi
 expect "dual-20c: --distance (10 within, 20 across)" $E/dual-20c.distance - --lscpu $DUAL --distance
 expect "dual-20c: -n 2" $E/dual-20c.n2 - --lscpu $DUAL -n 2
@@ -399,14 +387,14 @@ echo "== static binary"
 if [ -x "$STATIC" ]; then
 	if readelf -lW "$STATIC" 2>/dev/null | grep -q 'INTERP\|Requesting program interpreter' ||
 	   readelf -dW "$STATIC" 2>/dev/null | grep -q NEEDED; then
-		nok "static: $STATIC has no interpreter or NEEDED libraries" "$(readelf -dW "$STATIC" | grep NEEDED)"
+		fail "static: $STATIC has no interpreter or NEEDED libraries" "$(readelf -dW "$STATIC" | grep NEEDED)"
 	else
-		ok "static: $STATIC has no interpreter or NEEDED libraries"
+		pass "static: $STATIC has no interpreter or NEEDED libraries"
 	fi
 	PLAN=$STATIC expect "static: xeon-8160 default" $E/xeon-8160.default - --lscpu $XEON
 	PLAN=$STATIC expect "static: sysfs 2node-offline" $E/2node.default - --sysfs $S2
 else
-	nok "static: $STATIC not built"
+	fail "static: $STATIC not built"
 fi
 
 echo "== valgrind (optimised build)"
@@ -419,9 +407,9 @@ if command -v valgrind >/dev/null 2>&1; then
 			"$FAST" "$@" >"$T/out" 2>"$T/err"
 		rc=$?
 		if [ "$rc" -eq "$code" ] && ! grep -q '^==[0-9]*==' "$T/err"; then
-			ok "valgrind: $name"
+			pass "valgrind: $name"
 		else
-			nok "valgrind: $name" "exit $rc: $(head -n 20 "$T/err")"
+			fail "valgrind: $name" "exit $rc: $(head -n 20 "$T/err")"
 		fi
 	}
 	vg "epyc default" 0 --lscpu $EPYC
@@ -437,18 +425,18 @@ echo "== this host"
 run
 if [ "$rc" -eq 0 ] && san_clean "$T/err" && [ -s "$T/out" ] &&
    ! grep -Evq '^[0-9]+	:( [0-9]+)+$' "$T/out"; then
-	ok "host: table from /sys ($(wc -l <"$T/out") partitions)"
+	pass "host: table from /sys ($(wc -l <"$T/out") partitions)"
 else
-	nok "host: table from /sys" "exit $rc: $(cat "$T/err") $(head -n 5 "$T/out")"
+	fail "host: table from /sys" "exit $rc: $(cat "$T/err") $(head -n 5 "$T/out")"
 fi
 cp "$T/out" "$T/host.table"
 run --distance
 if [ "$rc" -eq 0 ] && san_clean "$T/err" &&
    ! grep -Evq '^[0-9]+	:( [0-9]+:[0-9]+)+$' "$T/out" &&
    [ "$(wc -l <"$T/out")" -eq "$(wc -l <"$T/host.table")" ]; then
-	ok "host: --distance format"
+	pass "host: --distance format"
 else
-	nok "host: --distance format" "exit $rc: $(cat "$T/err") $(head -n 5 "$T/out")"
+	fail "host: --distance format" "exit $rc: $(cat "$T/err") $(head -n 5 "$T/out")"
 fi
 expect "host: --sysfs /sys equals --sysfs /" "$T/host.table" - --sysfs /sys
 if command -v lscpu >/dev/null 2>&1 && lscpu -p >"$T/host.lscpu" 2>/dev/null; then
@@ -461,12 +449,12 @@ if [ -x "$NUMA_CHECK" ]; then
 	rc=$?
 	sed 's/^/    /' "$T/numa"
 	if [ "$rc" -eq 0 ] && san_clean "$T/numa"; then
-		ok "host: sysfs reader and default plan agree with libnuma"
+		pass "host: sysfs reader and default plan agree with libnuma"
 	else
-		nok "host: sysfs reader and default plan agree with libnuma" "exit $rc"
+		fail "host: sysfs reader and default plan agree with libnuma" "exit $rc"
 	fi
 else
-	nok "host: $NUMA_CHECK not built"
+	fail "host: $NUMA_CHECK not built"
 fi
 
 echo "== scale (optimised build)"
@@ -505,23 +493,23 @@ for i in 1 2 3; do
 	if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
 done
 if [ "$best" -lt 500 ]; then
-	ok "scale: cpt-plan on 4096 CPUs in ${best} ms (< 500 ms)"
+	pass "scale: cpt-plan on 4096 CPUs in ${best} ms (< 500 ms)"
 else
-	nok "scale: cpt-plan on 4096 CPUs in ${best} ms (< 500 ms)"
+	fail "scale: cpt-plan on 4096 CPUs in ${best} ms (< 500 ms)"
 fi
 PLAN=$FAST run --lscpu "$T/big4096" -n 256
 if [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 256 ]; then
-	ok "scale: 4096 CPUs -n 256 gives 256 partitions"
+	pass "scale: 4096 CPUs -n 256 gives 256 partitions"
 else
-	nok "scale: 4096 CPUs -n 256 gives 256 partitions" "exit $rc $(head -c 300 "$T/err")"
+	fail "scale: 4096 CPUs -n 256 gives 256 partitions" "exit $rc $(head -c 300 "$T/err")"
 fi
 # At most 256 partitions (Lustre's limit): more is refused, as in the module.
 PLAN=$FAST run --lscpu "$T/big4096" -n 257
 if [ "$rc" -ne 0 ] && [ ! -s "$T/out" ] &&
    grep -q 'more than the 256 cpt supports' "$T/err"; then
-	ok "scale: 4096 CPUs -n 257 is refused"
+	pass "scale: 4096 CPUs -n 257 is refused"
 else
-	nok "scale: 4096 CPUs -n 257 is refused" "exit $rc $(head -c 300 "$T/err")"
+	fail "scale: 4096 CPUs -n 257 is refused" "exit $rc $(head -c 300 "$T/err")"
 fi
 if [ -x "$BENCH" ]; then
 	for mode in default max N; do
@@ -533,7 +521,7 @@ if [ -x "$BENCH" ]; then
 		r2=$("$BENCH" "$T/big2048" 15 $a2 $pat 2>&1) &&
 		r8=$("$BENCH" "$T/big8192" 15 $a8 $pat 2>&1)
 		if [ $? -ne 0 ]; then
-			nok "scale: cpt-bench $mode" "$r2 $r8"
+			fail "scale: cpt-bench $mode" "$r2 $r8"
 			continue
 		fi
 		# fields: cpus parts min_ns median_ns; ratio of the minima,
@@ -547,11 +535,10 @@ if [ -x "$BENCH" ]; then
 			}')
 		set -- $verdict
 		msg="scale: planner ($mode) 2048 -> 8192 CPUs: $3 us -> $4 us, ratio $2 (< 8)"
-		if [ "$1" = ok ]; then ok "$msg"; else nok "$msg" "$r2 / $r8"; fi
+		if [ "$1" = ok ]; then pass "$msg"; else fail "$msg" "$r2 / $r8"; fi
 	done
 else
-	nok "scale: $BENCH not built"
+	fail "scale: $BENCH not built"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report_summary
