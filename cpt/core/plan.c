@@ -60,93 +60,104 @@ static bool plan_cpu_active(const struct plan *pl, int cpu)
 
 /* ---- building the planner's view --------------------------------------- */
 
+/* Rank the @n online CPUs by (node, core key) or (node, L3 key) into
+ * @out; @key and @rank are scratch.  The number of ranks, or -ENOMEM. */
+static int rank_by(const struct cplan_topo *topo, const int *online, int n,
+		   bool by_llc, long long *key, int *rank, int *out)
+{
+	int i, nr;
+
+	for (i = 0; i < n; i++) {
+		const struct cplan_cpu *c = &topo->cpu[online[i]];
+
+		key[i] = cplan_pair_key(c->node, by_llc ? c->llc : c->core);
+	}
+	nr = cplan_rank_keys(key, n, rank);
+	for (i = 0; nr >= 0 && i < n; i++)
+		out[online[i]] = rank[i];
+	return nr;
+}
+
 /* Rank the online CPUs into cores (by node and core key) and L3 domains
  * (by node and L3 key; an unknown key gives one domain per node). */
 static int rank_cpus(struct plan *pl, const int *online, int n)
 {
-	const struct cplan_topo *topo = pl->topo;
 	long long *key = cplan_calloc(n, sizeof(long long));
 	int *rank = cplan_calloc(n, sizeof(int));
-	int i, ret = -ENOMEM;
+	int ret = -ENOMEM;
 
-	if (!key || !rank)
-		goto out;
-	for (i = 0; i < n; i++)
-		key[i] = cplan_pair_key(topo->cpu[online[i]].node,
-				  topo->cpu[online[i]].core);
-	pl->nr_cores = cplan_rank_keys(key, n, rank);
-	if (pl->nr_cores < 0)
-		goto out;
-	for (i = 0; i < n; i++)
-		pl->cpu_core[online[i]] = rank[i];
-	for (i = 0; i < n; i++)
-		key[i] = cplan_pair_key(topo->cpu[online[i]].node,
-				  topo->cpu[online[i]].llc);
-	pl->nr_doms = cplan_rank_keys(key, n, rank);
-	if (pl->nr_doms < 0)
-		goto out;
-	for (i = 0; i < n; i++)
-		pl->cpu_dom[online[i]] = rank[i];
-	ret = 0;
-out:
+	if (key && rank) {
+		pl->nr_cores = rank_by(pl->topo, online, n, false, key, rank,
+				       pl->cpu_core);
+		pl->nr_doms = rank_by(pl->topo, online, n, true, key, rank,
+				      pl->cpu_dom);
+		if (pl->nr_cores >= 0 && pl->nr_doms >= 0)
+			ret = 0;
+	}
 	cplan_free(key);
 	cplan_free(rank);
 	return ret;
 }
 
-static int alloc_view(struct plan *pl)
+/*
+ * The view's arrays with their lengths: the one list that build_view()
+ * allocates from (the per-CPU ones first, the others once the cores and
+ * domains are counted) and free_view() frees.
+ */
+struct view_slot {
+	int **array;
+	int len;
+};
+
+#define VIEW_CPU_SLOTS	3
+#define VIEW_SLOTS	19
+
+static void view_slots(struct plan *pl, struct view_slot *slot)
 {
-	const struct cplan_topo *topo = pl->topo;
-	int nc = pl->nr_cores, nd = pl->nr_doms, nn = topo->nr_nodes;
+	int nc = pl->nr_cores, nd = pl->nr_doms, nn = pl->topo->nr_nodes;
+	int ncpu = pl->topo->nr_cpus;
 	/* Siblings with different L3 keys make more domains than cores. */
 	int scratch = (nc > nn ? nc : nn) + (nd > nc ? nd : 0) + 1;
+	const struct view_slot list[VIEW_SLOTS] = {
+		{ &pl->cpu_core, ncpu }, { &pl->cpu_dom, ncpu },
+		{ &pl->cpu_part, ncpu },
+		{ &pl->core_first, nc + 1 }, { &pl->core_cpu, ncpu },
+		{ &pl->core_dom, nc }, { &pl->core_active, nc },
+		{ &pl->dom_node, nd }, { &pl->dom_first, nd + 1 },
+		{ &pl->dom_core, nc }, { &pl->node_first, nn + 1 },
+		{ &pl->node_dom, nd }, { &pl->node_cores, nn },
+		{ &pl->node_cpus, nn }, { &pl->node_share, nn },
+		{ &pl->dom_share, nd }, { &pl->core_share, nc },
+		{ &pl->weight, scratch }, { &pl->cap, scratch },
+	};
+	int i;
 
-	pl->core_first = cplan_calloc(nc + 1, sizeof(int));
-	pl->core_cpu = cplan_calloc(topo->nr_cpus, sizeof(int));
-	pl->core_dom = cplan_calloc(nc, sizeof(int));
-	pl->core_active = cplan_calloc(nc, sizeof(int));
-	pl->dom_node = cplan_calloc(nd, sizeof(int));
-	pl->dom_first = cplan_calloc(nd + 1, sizeof(int));
-	pl->dom_core = cplan_calloc(nc, sizeof(int));
-	pl->node_first = cplan_calloc(nn + 1, sizeof(int));
-	pl->node_dom = cplan_calloc(nd, sizeof(int));
-	pl->node_cores = cplan_calloc(nn, sizeof(int));
-	pl->node_cpus = cplan_calloc(nn, sizeof(int));
-	pl->node_share = cplan_calloc(nn, sizeof(int));
-	pl->dom_share = cplan_calloc(nd, sizeof(int));
-	pl->core_share = cplan_calloc(nc, sizeof(int));
-	pl->weight = cplan_calloc(scratch, sizeof(int));
-	pl->cap = cplan_calloc(scratch, sizeof(int));
-	if (!pl->core_first || !pl->core_cpu || !pl->core_dom ||
-	    !pl->core_active || !pl->dom_node || !pl->dom_first ||
-	    !pl->dom_core || !pl->node_first || !pl->node_dom ||
-	    !pl->node_cores || !pl->node_cpus || !pl->node_share ||
-	    !pl->dom_share || !pl->core_share || !pl->weight || !pl->cap)
-		return -ENOMEM;
-	return 0;
+	for (i = 0; i < VIEW_SLOTS; i++)
+		slot[i] = list[i];
+}
+
+static int alloc_view(struct plan *pl, int from, int to)
+{
+	struct view_slot slot[VIEW_SLOTS];
+	int i, ret = 0;
+
+	view_slots(pl, slot);
+	for (i = from; i < to; i++) {
+		*slot[i].array = cplan_calloc(slot[i].len, sizeof(int));
+		if (!*slot[i].array)
+			ret = -ENOMEM;
+	}
+	return ret;
 }
 
 static void free_view(struct plan *pl)
 {
-	cplan_free(pl->cpu_core);
-	cplan_free(pl->cpu_dom);
-	cplan_free(pl->core_first);
-	cplan_free(pl->core_cpu);
-	cplan_free(pl->core_dom);
-	cplan_free(pl->core_active);
-	cplan_free(pl->dom_node);
-	cplan_free(pl->dom_first);
-	cplan_free(pl->dom_core);
-	cplan_free(pl->node_first);
-	cplan_free(pl->node_dom);
-	cplan_free(pl->node_cores);
-	cplan_free(pl->node_cpus);
-	cplan_free(pl->node_share);
-	cplan_free(pl->dom_share);
-	cplan_free(pl->core_share);
-	cplan_free(pl->weight);
-	cplan_free(pl->cap);
-	cplan_free(pl->cpu_part);
+	struct view_slot slot[VIEW_SLOTS];
+	int i;
+
+	view_slots(pl, slot);
+	for (i = 0; i < VIEW_SLOTS; i++)
+		cplan_free(*slot[i].array);
 }
 
 /* Lists of cores by domain and domains by node, active ones only.  A
@@ -215,11 +226,9 @@ static int build_view(struct plan *pl)
 	const struct cplan_topo *topo = pl->topo;
 	int *online, n = 0, cpu, ret;
 
-	pl->cpu_core = cplan_calloc(topo->nr_cpus, sizeof(int));
-	pl->cpu_dom = cplan_calloc(topo->nr_cpus, sizeof(int));
-	pl->cpu_part = cplan_calloc(topo->nr_cpus, sizeof(int));
+	ret = alloc_view(pl, 0, VIEW_CPU_SLOTS);
 	online = cplan_calloc(topo->nr_cpus, sizeof(int));
-	if (!pl->cpu_core || !pl->cpu_dom || !pl->cpu_part || !online) {
+	if (ret || !online) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -233,7 +242,7 @@ static int build_view(struct plan *pl)
 	pl->nr_online_cpus = n;
 	ret = rank_cpus(pl, online, n);
 	if (!ret)
-		ret = alloc_view(pl);
+		ret = alloc_view(pl, VIEW_CPU_SLOTS, VIEW_SLOTS);
 	if (!ret)
 		link_view(pl);
 out:

@@ -7,52 +7,76 @@
  */
 #include "cplan_internal.h"
 
+/*
+ * The table's arrays with their lengths: the one list that alloc_table()
+ * and cplan_table_free() go through.  A slot is an int array or a flag
+ * array.
+ */
+struct table_slot {
+	int **ints;
+	bool **flags;
+	size_t len;
+};
+
+#define TABLE_SLOTS	12
+
+static void table_slots(struct cplan_table *t, struct table_slot *slot)
+{
+	size_t nc = t->nr_cpus, nn = t->nr_nodes, np = t->nr_parts + 1;
+	const struct table_slot list[TABLE_SLOTS] = {
+		{ &t->cpu_part, NULL, nc }, { NULL, &t->cpu_online, nc },
+		{ NULL, &t->cpu_barred, nc }, { NULL, &t->cpu_core_barred, nc },
+		{ NULL, &t->node_barred, nn }, { &t->cpu_node, NULL, nc },
+		{ &t->part_first, NULL, np }, { &t->part_cpu, NULL, nc },
+		{ &t->part_node_first, NULL, np }, { &t->part_node, NULL, nc },
+		{ &t->node_part, NULL, nn }, { &t->node_distance, NULL, nn * nn },
+	};
+	int i;
+
+	for (i = 0; i < TABLE_SLOTS; i++)
+		slot[i] = list[i];
+}
+
 void cplan_table_free(struct cplan_table *table)
 {
+	struct table_slot slot[TABLE_SLOTS];
+	int i;
+
 	if (!table)
 		return;
-	cplan_free(table->cpu_part);
-	cplan_free(table->cpu_online);
-	cplan_free(table->cpu_barred);
-	cplan_free(table->cpu_core_barred);
-	cplan_free(table->node_barred);
-	cplan_free(table->cpu_node);
-	cplan_free(table->part_first);
-	cplan_free(table->part_cpu);
-	cplan_free(table->part_node_first);
-	cplan_free(table->part_node);
-	cplan_free(table->node_part);
-	cplan_free(table->node_distance);
+	table_slots(table, slot);
+	for (i = 0; i < TABLE_SLOTS; i++) {
+		if (slot[i].ints)
+			cplan_free(*slot[i].ints);
+		else
+			cplan_free(*slot[i].flags);
+	}
 	cplan_free(table);
 }
 
 static struct cplan_table *alloc_table(const struct cplan_topo *topo, int nparts)
 {
 	struct cplan_table *t = cplan_calloc(1, sizeof(*t));
-	int nn = topo->nr_nodes, nc = topo->nr_cpus;
+	struct table_slot slot[TABLE_SLOTS];
+	bool failed = false;
+	int i;
 
 	if (!t)
 		return NULL;
 	t->nr_parts = nparts;
-	t->nr_cpus = nc;
-	t->nr_nodes = nn;
-	t->cpu_part = cplan_calloc(nc, sizeof(int));
-	t->cpu_online = cplan_calloc(nc, sizeof(bool));
-	t->cpu_barred = cplan_calloc(nc, sizeof(bool));
-	t->cpu_core_barred = cplan_calloc(nc, sizeof(bool));
-	t->node_barred = cplan_calloc(nn, sizeof(bool));
-	t->cpu_node = cplan_calloc(nc, sizeof(int));
-	t->part_first = cplan_calloc(nparts + 1, sizeof(int));
-	t->part_cpu = cplan_calloc(nc, sizeof(int));
-	t->part_node_first = cplan_calloc(nparts + 1, sizeof(int));
-	t->part_node = cplan_calloc(nc, sizeof(int));
-	t->node_part = cplan_calloc(nn, sizeof(int));
-	t->node_distance = cplan_calloc((size_t)nn * nn, sizeof(int));
-	if (!t->cpu_part || !t->cpu_online || !t->cpu_barred ||
-	    !t->cpu_core_barred || !t->node_barred ||
-	    !t->cpu_node || !t->part_first || !t->part_cpu ||
-	    !t->part_node_first || !t->part_node || !t->node_part ||
-	    !t->node_distance) {
+	t->nr_cpus = topo->nr_cpus;
+	t->nr_nodes = topo->nr_nodes;
+	table_slots(t, slot);
+	for (i = 0; i < TABLE_SLOTS; i++) {
+		if (slot[i].ints) {
+			*slot[i].ints = cplan_calloc(slot[i].len, sizeof(int));
+			failed |= !*slot[i].ints;
+		} else {
+			*slot[i].flags = cplan_calloc(slot[i].len, sizeof(bool));
+			failed |= !*slot[i].flags;
+		}
+	}
+	if (failed) {
 		cplan_table_free(t);
 		return NULL;
 	}

@@ -386,20 +386,20 @@ static void free_machine(struct machine *m)
 	free(m);
 }
 
+/* What cplan_make() may index with (cplan.h): an online CPU, and every
+ * online CPU on an existing node with a non-negative core key. */
 static bool topo_valid(const struct cplan_topo *t)
 {
-	int cpu, n = 0;
+	int cpu, online = 0, broken = 0;
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		const struct cplan_cpu *c = &t->cpu[cpu];
 
-		if (!c->online)
-			continue;
-		n++;
-		if (c->node < 0 || c->node >= t->nr_nodes || c->core < 0)
-			return false;
+		online += c->online;
+		broken += c->online && (c->node < 0 || c->node >= t->nr_nodes ||
+					c->core < 0);
 	}
-	return n > 0;
+	return online && !broken;
 }
 
 /* ---- npartitions and pattern ------------------------------------------------ */

@@ -53,15 +53,18 @@ struct okey {
 	int node, key, cpu;
 };
 
+static int cmp_int(int a, int b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* By node, key, CPU: a total order, so qsort() has one answer. */
 static int okey_cmp(const void *a, const void *b)
 {
 	const struct okey *x = a, *y = b;
 
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	return cmp_int(x->node, y->node) ?: cmp_int(x->key, y->key) ?:
+	       cmp_int(x->cpu, y->cpu);
 }
 
 /*
@@ -161,12 +164,12 @@ void oracle_topo_init(struct oracle_topo *m, const struct cplan_topo *t)
 
 void oracle_topo_free(struct oracle_topo *m)
 {
-	free(m->ord);
-	free(m->dom);
-	free(m->core_threads);
-	free(m->core_dom);
-	free(m->dom_node);
-	free(m->dom_cores);
+	int **arrays[] = { &m->ord, &m->dom, &m->core_threads, &m->core_dom,
+			   &m->dom_node, &m->dom_cores };
+	size_t i;
+
+	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
+		free(*arrays[i]);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -545,12 +548,12 @@ static void where_init(struct where *w, const struct cplan_topo *t,
 
 static void where_free(struct where *w)
 {
-	free(w->pnode);
-	free(w->plow);
-	free(w->pdom);
-	free(w->dp0);
-	free(w->dp1);
-	free(w->items);
+	int **arrays[] = { &w->pnode, &w->plow, &w->pdom, &w->dp0, &w->dp1,
+			   &w->items };
+	size_t i;
+
+	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
+		free(*arrays[i]);
 }
 
 /* P < CPU-bearing nodes: whole nodes grouped, groups numbered by their
