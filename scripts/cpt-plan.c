@@ -125,27 +125,101 @@ static void sb_ranges(struct sbuf *sb, const int *ids, int n)
 /* --explain                                                           */
 /* ------------------------------------------------------------------ */
 
-struct triple {
-	int a, b, c;
+/* What --explain counts about one online CPU. */
+struct cpu_facts {
+	int cpu;
+	int core;
+	int package;
+	int node;
+	int llc;		/* CPLAN_NONE: unknown, one L3 per node */
+	int part;		/* CPLAN_NONE: in no partition */
 };
 
-static int cmp_triple(const void *x, const void *y)
-{
-	const struct triple *p = x, *q = y;
+/* A field of struct cpu_facts, to sort and group by. */
+enum fact { BY_CPU, BY_CORE, BY_PACKAGE, BY_NODE, BY_LLC, BY_PART };
 
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	if (p->b != q->b)
-		return p->b < q->b ? -1 : 1;
-	if (p->c != q->c)
-		return p->c < q->c ? -1 : 1;
+/* Fields to sort by, most significant first; a group shares them all. */
+struct fact_order {
+	int nr;
+	enum fact by[3];
+};
+
+static int fact_value(const struct cpu_facts *f, enum fact by)
+{
+	switch (by) {
+	case BY_CORE:
+		return f->core;
+	case BY_PACKAGE:
+		return f->package;
+	case BY_NODE:
+		return f->node;
+	case BY_LLC:
+		return f->llc;
+	case BY_PART:
+		return f->part;
+	case BY_CPU:
+		break;
+	}
+	return f->cpu;
+}
+
+static int cmp_facts(const void *x, const void *y, void *order_arg)
+{
+	const struct fact_order *order = order_arg;
+
+	for (int k = 0; k < order->nr; k++) {
+		int a = fact_value(x, order->by[k]);
+		int b = fact_value(y, order->by[k]);
+
+		if (a != b)
+			return a < b ? -1 : 1;
+	}
 	return 0;
 }
 
-static void sort_triples(struct triple *t, size_t n)
+static void sort_facts(struct cpu_facts *f, size_t n, struct fact_order *order)
 {
 	if (n)
-		qsort(t, n, sizeof(*t), cmp_triple);
+		qsort_r(f, n, sizeof(*f), cmp_facts, order);
+}
+
+/* Does f[i] of an array sorted by @order start a new group? */
+static bool starts_group(const struct cpu_facts *f, size_t i,
+			 struct fact_order *order)
+{
+	return i == 0 || cmp_facts(&f[i], &f[i - 1], order) != 0;
+}
+
+/* The number of groups of @order among the @n facts (sorts them). */
+static int count_groups(struct cpu_facts *f, size_t n, struct fact_order *order)
+{
+	int groups = 0;
+
+	sort_facts(f, n, order);
+	for (size_t i = 0; i < n; i++)
+		if (starts_group(f, i, order))
+			groups++;
+	return groups;
+}
+
+/* The facts of the online CPUs, malloc'd, ascending; NULL when no memory. */
+static struct cpu_facts *collect_facts(const struct cplan_topo *topo,
+				       const struct cplan_table *table,
+				       size_t *n)
+{
+	struct cpu_facts *f = calloc((size_t)topo->nr_cpus + 1, sizeof(*f));
+
+	*n = 0;
+	for (int c = 0; f && c < topo->nr_cpus; c++) {
+		const struct cplan_cpu *cpu = &topo->cpu[c];
+
+		if (cpu->online)
+			f[(*n)++] = (struct cpu_facts){
+				.cpu = c, .core = cpu->core,
+				.package = cpu->package, .node = cpu->node,
+				.llc = cpu->llc, .part = table->cpu_part[c] };
+	}
+	return f;
 }
 
 /* Machine-wide counts. */
@@ -160,40 +234,17 @@ struct summary {
 	bool l3_known;
 };
 
-static int summarize(const struct cplan_topo *topo, struct summary *s)
+/* Cores and the fewest and most threads a core has. */
+static void count_cores(struct cpu_facts *f, size_t n, struct summary *s)
 {
-	struct triple *t = calloc((size_t)topo->nr_cpus, sizeof(*t));
-	bool *has_cpu = calloc((size_t)topo->nr_nodes, sizeof(bool));
-	size_t n = 0;
+	struct fact_order by_core = { 1, { BY_CORE } };
 	int run = 0;
 
-	memset(s, 0, sizeof(*s));
-	if (!t || !has_cpu) {
-		free(t);
-		free(has_cpu);
-		return -ENOMEM;
-	}
-	for (int c = 0; c < topo->nr_cpus; c++) {
-		if (!topo->cpu[c].online)
-			continue;
-		s->online++;
-		has_cpu[topo->cpu[c].node] = true;
-		if (topo->cpu[c].llc != CPLAN_NONE)
-			s->l3_known = true;
-		t[n++] = (struct triple){ topo->cpu[c].core, c, 0 };
-	}
-	for (int i = 0; i < topo->nr_nodes; i++) {
-		if (has_cpu[i])
-			s->cpu_nodes++;
-		else if (topo->node_online[i])
-			s->mem_nodes++;
-	}
-	/* cores and threads per core */
-	sort_triples(t, n);
+	sort_facts(f, n, &by_core);
 	s->tmin = INT_MAX;
 	for (size_t i = 0; i < n; i++) {
 		run++;
-		if (i + 1 == n || t[i + 1].a != t[i].a) {
+		if (i + 1 == n || starts_group(f, i + 1, &by_core)) {
 			s->cores++;
 			if (run < s->tmin)
 				s->tmin = run;
@@ -202,27 +253,35 @@ static int summarize(const struct cplan_topo *topo, struct summary *s)
 			run = 0;
 		}
 	}
-	/* packages */
-	n = 0;
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online)
-			t[n++] = (struct triple){ topo->cpu[c].package, 0, 0 };
-	sort_triples(t, n);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || t[i].a != t[i - 1].a)
-			s->packages++;
-	/* L3 domains: (node, L3 key); an unknown key is one per node */
-	n = 0;
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online)
-			t[n++] = (struct triple){ topo->cpu[c].node,
-						  topo->cpu[c].llc, 0 };
-	sort_triples(t, n);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || t[i].a != t[i - 1].a || t[i].b != t[i - 1].b)
-			s->l3++;
-	free(t);
+}
+
+static int summarize(const struct cplan_topo *topo, struct cpu_facts *f,
+		     size_t n, struct summary *s)
+{
+	struct fact_order by_package = { 1, { BY_PACKAGE } };
+	struct fact_order by_l3 = { 2, { BY_NODE, BY_LLC } };
+	bool *has_cpu = calloc((size_t)topo->nr_nodes, sizeof(bool));
+
+	memset(s, 0, sizeof(*s));
+	if (!has_cpu)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		s->online++;
+		has_cpu[f[i].node] = true;
+		if (f[i].llc != CPLAN_NONE)
+			s->l3_known = true;
+	}
+	for (int i = 0; i < topo->nr_nodes; i++) {
+		if (has_cpu[i])
+			s->cpu_nodes++;
+		else if (topo->node_online[i])
+			s->mem_nodes++;
+	}
 	free(has_cpu);
+	count_cores(f, n, s);
+	s->packages = count_groups(f, n, &by_package);
+	/* an unknown L3 key is one domain per node */
+	s->l3 = count_groups(f, n, &by_l3);
 	return 0;
 }
 
@@ -235,71 +294,55 @@ struct part_info {
 	bool partial_core;	/* a core with threads in no partition */
 };
 
-static int part_facts(const struct cplan_topo *topo,
-		      const struct cplan_table *table, struct part_info *pi)
+/* Cores shared by partitions, or with threads in none of them. */
+static void mark_split_cores(struct cpu_facts *f, size_t n,
+			     struct part_info *pi)
 {
-	struct triple *t = calloc((size_t)topo->nr_cpus, sizeof(*t));
-	size_t n = 0;
+	struct fact_order by_core_part = { 2, { BY_CORE, BY_PART } };
 
-	if (!t)
-		return -ENOMEM;
-	for (int p = 0; p < table->nr_parts; p++)
-		pi[p].nodes = table->part_node_first[p + 1] -
-			      table->part_node_first[p];
-
-	/* cores per partition */
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && table->cpu_part[c] != CPLAN_NONE)
-			t[n++] = (struct triple){ table->cpu_part[c],
-						  topo->cpu[c].core, 0 };
-	sort_triples(t, n);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || t[i].a != t[i - 1].a || t[i].b != t[i - 1].b)
-			pi[t[i].a].cores++;
-
-	/* L3 domains per partition */
-	n = 0;
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && table->cpu_part[c] != CPLAN_NONE)
-			t[n++] = (struct triple){ table->cpu_part[c],
-						  topo->cpu[c].node,
-						  topo->cpu[c].llc };
-	sort_triples(t, n);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || cmp_triple(&t[i], &t[i - 1]))
-			pi[t[i].a].l3++;
-
-	/* split and partial cores: (core, partition) over online CPUs */
-	n = 0;
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online)
-			t[n++] = (struct triple){ topo->cpu[c].core,
-						  table->cpu_part[c], 0 };
-	sort_triples(t, n);
+	sort_facts(f, n, &by_core_part);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		int parts = 0;
 		bool unplaced = false;
 
-		while (j < n && t[j].a == t[i].a) {
-			if (t[j].b == CPLAN_NONE)
+		while (j < n && f[j].core == f[i].core) {
+			if (f[j].part == CPLAN_NONE)
 				unplaced = true;
-			else if (j == i || t[j].b != t[j - 1].b)
+			else if (j == i || f[j].part != f[j - 1].part)
 				parts++;
 			j++;
 		}
 		for (size_t k = i; k < j; k++) {
-			if (t[k].b == CPLAN_NONE)
+			if (f[k].part == CPLAN_NONE)
 				continue;
 			if (parts > 1)
-				pi[t[k].b].split_core = true;
+				pi[f[k].part].split_core = true;
 			if (unplaced)
-				pi[t[k].b].partial_core = true;
+				pi[f[k].part].partial_core = true;
 		}
 		i = j;
 	}
-	free(t);
-	return 0;
+}
+
+static void part_facts(const struct cplan_table *table, struct cpu_facts *f,
+		       size_t n, struct part_info *pi)
+{
+	struct fact_order by_part_core = { 2, { BY_PART, BY_CORE } };
+	struct fact_order by_part_l3 = { 3, { BY_PART, BY_NODE, BY_LLC } };
+
+	for (int p = 0; p < table->nr_parts; p++)
+		pi[p].nodes = table->part_node_first[p + 1] -
+			      table->part_node_first[p];
+	sort_facts(f, n, &by_part_core);
+	for (size_t i = 0; i < n; i++)
+		if (f[i].part != CPLAN_NONE && starts_group(f, i, &by_part_core))
+			pi[f[i].part].cores++;
+	sort_facts(f, n, &by_part_l3);
+	for (size_t i = 0; i < n; i++)
+		if (f[i].part != CPLAN_NONE && starts_group(f, i, &by_part_l3))
+			pi[f[i].part].l3++;
+	mark_split_cores(f, n, pi);
 }
 
 /*
@@ -333,119 +376,142 @@ static void print_warnings(unsigned int w)
 		fprintf(stderr, PROG ": warning: planner warning flags 0x%x\n", w);
 }
 
-static int explain(FILE *out, const struct cplan_topo *topo,
-		   const struct cplan_table *table, const char *source,
-		   int npartitions, const char *pattern)
+/* "  NUMA nodes:  ..." : the nodes with CPUs, and the memory-only ones. */
+static int print_nodes(FILE *out, const struct cplan_topo *topo,
+		       const struct summary *s)
 {
-	struct summary s;
-	struct part_info *pi = NULL;
-	struct sbuf *nodes = NULL, *notes = NULL, cpus = { 0 };
-	struct cplan_table *autotab = NULL;
-	int *ids = NULL, auto_count = -1, wn = 5, wt = 5, ret;
-	int nsplit = 0, nspan_node = 0, nspan_l3 = 0, pmin = INT_MAX, pmax = 0;
-	int placed_cores = 0;
+	int *ids = calloc((size_t)topo->nr_nodes + 1, sizeof(*ids));
+	struct sbuf nl = { 0 };
+	int k = 0;
 
-	ret = summarize(topo, &s);
-	if (ret)
-		return ret;
-	pi = calloc((size_t)table->nr_parts + 1, sizeof(*pi));
-	nodes = calloc((size_t)table->nr_parts + 1, sizeof(*nodes));
-	notes = calloc((size_t)table->nr_parts + 1, sizeof(*notes));
-	ids = calloc((size_t)(topo->nr_nodes > topo->nr_cpus ?
-			      topo->nr_nodes : topo->nr_cpus) + 1,
-		     sizeof(*ids));
-	if (!pi || !nodes || !notes || !ids) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = part_facts(topo, table, pi);
-	if (ret)
-		goto out;
-	if (!cplan_make(topo, 0, NULL, &autotab, NULL))
-		auto_count = autotab->nr_parts;
+	if (!ids)
+		return -ENOMEM;
+	/* flag the nodes with CPUs, then compact them in place */
+	for (int c = 0; c < topo->nr_cpus; c++)
+		if (topo->cpu[c].online)
+			ids[topo->cpu[c].node] = 1;
+	for (int i = 0; i < topo->nr_nodes; i++)
+		if (ids[i])
+			ids[k++] = i;
+	sb_ranges(&nl, ids, k);
+	fprintf(out, "  NUMA nodes:  %d with CPUs (%s)", s->cpu_nodes,
+		nl.oom ? "?" : sb_str(&nl));
+	free(nl.s);
+	free(ids);
+	if (s->mem_nodes)
+		fprintf(out, ", %d without CPUs", s->mem_nodes);
+	fputc('\n', out);
+	return 0;
+}
+
+static int print_topology(FILE *out, const struct cplan_topo *topo,
+			  const struct summary *s, const char *source)
+{
+	int ret;
 
 	fprintf(out, "Topology (%s):\n", source);
-	fprintf(out, "  CPUs:        %d online of %d possible\n", s.online,
+	fprintf(out, "  CPUs:        %d online of %d possible\n", s->online,
 		topo->nr_cpus);
-	if (s.tmin == s.tmax)
-		fprintf(out, "  cores:       %d, %d thread%s per core\n", s.cores,
-			s.tmax, s.tmax == 1 ? "" : "s");
+	if (s->tmin == s->tmax)
+		fprintf(out, "  cores:       %d, %d thread%s per core\n", s->cores,
+			s->tmax, s->tmax == 1 ? "" : "s");
 	else
 		fprintf(out, "  cores:       %d, %d to %d threads per core (mixed)\n",
-			s.cores, s.tmin, s.tmax);
-	fprintf(out, "  packages:    %d\n", s.packages);
-	{
-		int k = 0;
-		struct sbuf nl = { 0 };
+			s->cores, s->tmin, s->tmax);
+	fprintf(out, "  packages:    %d\n", s->packages);
+	ret = print_nodes(out, topo, s);
+	if (ret)
+		return ret;
+	fprintf(out, "  L3 domains:  %d%s\n", s->l3,
+		s->l3_known ? "" : " (L3 unknown: one per node)");
+	return 0;
+}
 
-		/* flag the nodes with CPUs, then compact them in place */
-		for (int c = 0; c < topo->nr_cpus; c++)
-			if (topo->cpu[c].online)
-				ids[topo->cpu[c].node] = 1;
-		for (int i = 0; i < topo->nr_nodes; i++)
-			if (ids[i])
-				ids[k++] = i;
-		sb_ranges(&nl, ids, k);
-		fprintf(out, "  NUMA nodes:  %d with CPUs (%s)", s.cpu_nodes,
-			nl.oom ? "?" : sb_str(&nl));
-		free(nl.s);
-		if (s.mem_nodes)
-			fprintf(out, ", %d without CPUs", s.mem_nodes);
-		fputc('\n', out);
-	}
-	fprintf(out, "  L3 domains:  %d%s\n", s.l3,
-		s.l3_known ? "" : " (L3 unknown: one per node)");
-	if (auto_count >= 0) {
-		fprintf(out, "Automatic partition count: %d\n", auto_count);
-		if (s.online <= 4)
-			fprintf(out, "  (1 when there are at most 4 CPUs)\n");
-		else
-			fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
-				s.cores, s.cpu_nodes, s.cores, CPLAN_DEFAULT_MAX);
-	}
-	fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n", npartitions,
-		pattern ? "\"" : "", pattern ? pattern : "none",
-		pattern ? "\"" : "");
+/* The partition count the module would choose, and its rule. */
+static void print_auto_count(FILE *out, const struct cplan_topo *topo,
+			     const struct summary *s)
+{
+	struct cplan_table *autotab = NULL;
 
+	if (cplan_make(topo, 0, NULL, &autotab, NULL))
+		return;
+	fprintf(out, "Automatic partition count: %d\n", autotab->nr_parts);
+	if (s->online <= 4)
+		fprintf(out, "  (1 when there are at most 4 CPUs)\n");
+	else
+		fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
+			s->cores, s->cpu_nodes, s->cores, CPLAN_DEFAULT_MAX);
+	cplan_table_free(autotab);
+}
+
+/* The node and notes columns of each partition, and the totals. */
+struct plan_text {
+	struct sbuf *nodes, *notes;	/* one per partition */
+	int nodes_width, notes_width;
+	int nr_split, nr_span_node, nr_span_l3;
+	int cpus_min, cpus_max;
+};
+
+/* The notes column of partition @p: what in it crosses a boundary. */
+static void describe_part(const struct part_info *pi, struct sbuf *notes,
+			  struct plan_text *pt)
+{
+	if (pi->split_core) {
+		sb_printf(notes, "splits a core");
+		pt->nr_split++;
+	}
+	if (pi->partial_core)
+		sb_printf(notes, "%spart of a core", notes->len ? ", " : "");
+	if (pi->nodes > 1) {
+		sb_printf(notes, "%sspans nodes", notes->len ? ", " : "");
+		pt->nr_span_node++;
+	}
+	if (pi->l3 > 1) {
+		sb_printf(notes, "%sspans L3", notes->len ? ", " : "");
+		pt->nr_span_l3++;
+	}
+	if (!notes->len)
+		sb_printf(notes, "-");
+}
+
+static int describe_parts(const struct cplan_topo *topo,
+			  const struct cplan_table *table,
+			  const struct part_info *pi, struct plan_text *pt,
+			  int *ids)
+{
 	for (int p = 0; p < table->nr_parts; p++) {
+		struct sbuf *nodes = &pt->nodes[p], *notes = &pt->notes[p];
 		int nc = listed_cpus(topo, table, p, ids);
 
-		sb_ranges(&nodes[p], table->part_node + table->part_node_first[p],
+		sb_ranges(nodes, table->part_node + table->part_node_first[p],
 			  pi[p].nodes);
-		if (pi[p].split_core) {
-			sb_printf(&notes[p], "splits a core");
-			nsplit++;
-		}
-		if (pi[p].partial_core)
-			sb_printf(&notes[p], "%spart of a core", notes[p].len ? ", " : "");
-		if (pi[p].nodes > 1) {
-			sb_printf(&notes[p], "%sspans nodes", notes[p].len ? ", " : "");
-			nspan_node++;
-		}
-		if (pi[p].l3 > 1) {
-			sb_printf(&notes[p], "%sspans L3", notes[p].len ? ", " : "");
-			nspan_l3++;
-		}
-		if (!notes[p].len)
-			sb_printf(&notes[p], "-");
-		if (nodes[p].oom || notes[p].oom) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		if ((int)nodes[p].len > wn)
-			wn = (int)nodes[p].len;
-		if ((int)notes[p].len > wt)
-			wt = (int)notes[p].len;
-		if (nc < pmin)
-			pmin = nc;
-		if (nc > pmax)
-			pmax = nc;
-		placed_cores += pi[p].cores;
+		describe_part(&pi[p], notes, pt);
+		if (nodes->oom || notes->oom)
+			return -ENOMEM;
+		if ((int)nodes->len > pt->nodes_width)
+			pt->nodes_width = (int)nodes->len;
+		if ((int)notes->len > pt->notes_width)
+			pt->notes_width = (int)notes->len;
+		if (nc < pt->cpus_min)
+			pt->cpus_min = nc;
+		if (nc > pt->cpus_max)
+			pt->cpus_max = nc;
 	}
+	return 0;
+}
+
+static int print_parts(FILE *out, const struct cplan_topo *topo,
+		       const struct cplan_table *table,
+		       const struct part_info *pi, const struct plan_text *pt,
+		       int *ids)
+{
+	struct sbuf cpus = { 0 };
+	int ret = 0;
+
 	fprintf(out, "\nPlan: %d partition%s\n", table->nr_parts,
 		table->nr_parts == 1 ? "" : "s");
-	fprintf(out, "  part  cpus  cores  L3  %-*s  %-*s  cpu list\n", wn,
-		"nodes", wt, "notes");
+	fprintf(out, "  part  cpus  cores  L3  %-*s  %-*s  cpu list\n",
+		pt->nodes_width, "nodes", pt->notes_width, "notes");
 	for (int p = 0; p < table->nr_parts; p++) {
 		int nc = listed_cpus(topo, table, p, ids);
 
@@ -453,32 +519,85 @@ static int explain(FILE *out, const struct cplan_topo *topo,
 		sb_ranges(&cpus, ids, nc);
 		if (cpus.oom) {
 			ret = -ENOMEM;
-			goto out;
+			break;
 		}
 		fprintf(out, "  %4d  %4d  %5d  %2d  %-*s  %-*s  %s\n", p, nc,
-			pi[p].cores, pi[p].l3, wn, sb_str(&nodes[p]), wt,
-			sb_str(&notes[p]), sb_str(&cpus));
+			pi[p].cores, pi[p].l3, pt->nodes_width,
+			sb_str(&pt->nodes[p]), pt->notes_width,
+			sb_str(&pt->notes[p]), sb_str(&cpus));
 	}
-	fprintf(out, "\nPlaced: %d of %d online CPUs, %d of %d cores, %d of %d nodes with CPUs\n",
-		table->nr_placed_cpus, s.online, table->nr_placed_cores,
-		s.cores, table->nr_placed_nodes, s.cpu_nodes);
-	if (table->nr_parts)
-		fprintf(out, "CPUs per partition: %d to %d\n", pmin, pmax);
-	fprintf(out, "Partitions splitting a core: %d; spanning nodes: %d; spanning L3 domains: %d\n",
-		nsplit, nspan_node, nspan_l3);
-	ret = 0;
-out:
-	if (nodes && notes)
-		for (int p = 0; p <= table->nr_parts; p++) {
-			free(nodes[p].s);
-			free(notes[p].s);
-		}
-	free(nodes);
-	free(notes);
 	free(cpus.s);
-	free(pi);
+	return ret;
+}
+
+static void print_totals(FILE *out, const struct cplan_table *table,
+			 const struct summary *s, const struct plan_text *pt)
+{
+	fprintf(out, "\nPlaced: %d of %d online CPUs, %d of %d cores, %d of %d nodes with CPUs\n",
+		table->nr_placed_cpus, s->online, table->nr_placed_cores,
+		s->cores, table->nr_placed_nodes, s->cpu_nodes);
+	if (table->nr_parts)
+		fprintf(out, "CPUs per partition: %d to %d\n", pt->cpus_min,
+			pt->cpus_max);
+	fprintf(out, "Partitions splitting a core: %d; spanning nodes: %d; spanning L3 domains: %d\n",
+		pt->nr_split, pt->nr_span_node, pt->nr_span_l3);
+}
+
+/* The plan: one line per partition, then the totals. */
+static int print_plan_explained(FILE *out, const struct cplan_topo *topo,
+				const struct cplan_table *table,
+				const struct part_info *pi,
+				const struct summary *s)
+{
+	struct plan_text pt = { NULL, NULL, 5, 5, 0, 0, 0, INT_MAX, 0 };
+	size_t nr = (size_t)table->nr_parts + 1;
+	int *ids = calloc((size_t)topo->nr_cpus + 1, sizeof(*ids));
+	int ret = -ENOMEM;
+
+	pt.nodes = calloc(nr, sizeof(*pt.nodes));
+	pt.notes = calloc(nr, sizeof(*pt.notes));
+	if (ids && pt.nodes && pt.notes)
+		ret = describe_parts(topo, table, pi, &pt, ids);
+	if (!ret)
+		ret = print_parts(out, topo, table, pi, &pt, ids);
+	if (!ret)
+		print_totals(out, table, s, &pt);
+	for (size_t p = 0; pt.nodes && pt.notes && p < nr; p++) {
+		free(pt.nodes[p].s);
+		free(pt.notes[p].s);
+	}
+	free(pt.nodes);
+	free(pt.notes);
 	free(ids);
-	cplan_table_free(autotab);
+	return ret;
+}
+
+static int explain(FILE *out, const struct cplan_topo *topo,
+		   const struct cplan_table *table, const char *source,
+		   int npartitions, const char *pattern)
+{
+	struct part_info *pi = calloc((size_t)table->nr_parts + 1, sizeof(*pi));
+	struct summary s;
+	struct cpu_facts *facts;
+	size_t n;
+	int ret = -ENOMEM;
+
+	facts = collect_facts(topo, table, &n);
+	if (facts && pi)
+		ret = summarize(topo, facts, n, &s);
+	if (!ret) {
+		part_facts(table, facts, n, pi);
+		ret = print_topology(out, topo, &s, source);
+	}
+	if (!ret) {
+		print_auto_count(out, topo, &s);
+		fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n",
+			npartitions, pattern ? "\"" : "",
+			pattern ? pattern : "none", pattern ? "\"" : "");
+		ret = print_plan_explained(out, topo, table, pi, &s);
+	}
+	free(facts);
+	free(pi);
 	return ret;
 }
 
@@ -531,7 +650,59 @@ static bool parse_int_arg(const char *s, int *out, bool *overflow)
 	return true;
 }
 
-int main(int argc, char **argv)
+/* ------------------------------------------------------------------ */
+/* The command line                                                    */
+/* ------------------------------------------------------------------ */
+
+struct options {
+	const char *lscpu, *sysfs, *pattern;
+	const char *npart_arg;	/* --npartitions as given */
+	int npartitions;
+	bool distance, explain, help;
+};
+
+/* Report a bad command line, show the usage; returns EXIT_USAGE. */
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
+/* The options that take an argument, and where each one stores it. */
+#define ARG_OPTS	"lsnp"
+
+static const char **option_arg(struct options *o, int opt)
+{
+	const char **args[] = { &o->lscpu, &o->sysfs, &o->npart_arg,
+				&o->pattern };
+	const char *p = opt ? strchr(ARG_OPTS, opt) : NULL;
+
+	return p ? args[p - ARG_OPTS] : NULL;
+}
+
+/* The options without an argument, and the flag each one sets. */
+#define FLAG_OPTS	"deh"
+
+static bool *option_flag(struct options *o, int opt)
+{
+	bool *flags[] = { &o->distance, &o->explain, &o->help };
+	const char *p = opt ? strchr(FLAG_OPTS, opt) : NULL;
+
+	return p ? flags[p - FLAG_OPTS] : NULL;
+}
+
+/* The options into @o; stops at --help.  Returns 0 or EXIT_USAGE. */
+static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option opts[] = {
 		{ "lscpu", required_argument, NULL, 'l' },
@@ -543,147 +714,167 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *lscpu = NULL, *sysfs = NULL, *pattern = NULL;
-	const char *npart_arg = NULL;
-	bool distance = false, want_explain = false;
-	int npartitions = 0, opt, ret, status = 0;
-	struct cplan_topo *topo = NULL;
-	struct cplan_table *table = NULL;
-	struct cplan_err err = { -1, "" };
-	char errbuf[512] = "";
-	char *source = NULL;
+	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":l:s:n:p:deh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'l':
-			lscpu = optarg;
-			break;
-		case 's':
-			sysfs = optarg;
-			break;
-		case 'n':
-			npart_arg = optarg;
-			break;
-		case 'p':
-			pattern = optarg;
-			break;
-		case 'd':
-			distance = true;
-			break;
-		case 'e':
-			want_explain = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return fclose(stdout) ? EXIT_PLAN : 0;
-		case ':':
-			fprintf(stderr, PROG ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				fprintf(stderr, PROG ": unknown option '-%c'\n",
-					optopt);
-			else
-				fprintf(stderr, PROG ": unknown option '%s'\n",
-					argv[optind - 1]);
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (lscpu && sysfs) {
-		fprintf(stderr, PROG ": --lscpu and --sysfs are exclusive\n");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (npart_arg) {
-		bool overflow;
+	while (!o->help &&
+	       (opt = getopt_long(argc, argv, ":l:s:n:p:deh", opts, NULL)) != -1) {
+		const char **arg = option_arg(o, opt);
+		bool *flag = option_flag(o, opt);
 
-		if (!parse_int_arg(npart_arg, &npartitions, &overflow)) {
-			if (overflow) {
-				fprintf(stderr, PROG ": npartitions %s is out of range\n",
-					npart_arg);
-				return EXIT_PLAN;
-			}
-			fprintf(stderr, PROG ": --npartitions needs a decimal number, not '%s'\n",
-				npart_arg);
-			usage(stderr);
-			return EXIT_USAGE;
-		}
+		if (arg)
+			*arg = optarg;
+		else if (flag)
+			*flag = true;
+		else if (opt == ':')
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		else if (optopt)
+			return usage_error("unknown option '-%c'", optopt);
+		else
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
 	}
+	return 0;
+}
 
-	if (lscpu) {
-		bool is_stdin = !strcmp(lscpu, "-");
-		FILE *f = is_stdin ? stdin : fopen(lscpu, "r");
+/* Check what the options say together.  Returns 0 or an exit status. */
+static int check_options(int argc, char **argv, struct options *o)
+{
+	bool overflow;
+
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->lscpu && o->sysfs)
+		return usage_error("--lscpu and --sysfs are exclusive");
+	if (!o->npart_arg ||
+	    parse_int_arg(o->npart_arg, &o->npartitions, &overflow))
+		return 0;
+	if (overflow) {
+		fprintf(stderr, PROG ": npartitions %s is out of range\n",
+			o->npart_arg);
+		return EXIT_PLAN;
+	}
+	return usage_error("--npartitions needs a decimal number, not '%s'",
+			   o->npart_arg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading, planning, printing                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The topology the options name, and *source describing it for
+ * --explain.  Returns 0 or an exit status, with the message printed.
+ */
+static int read_topology(const struct options *o, struct cplan_topo **topo,
+			 char **source)
+{
+	const char *sysfs = o->sysfs ? o->sysfs : "/";
+	char errbuf[512] = "";
+	int ret, n;
+
+	if (o->lscpu) {
+		bool is_stdin = !strcmp(o->lscpu, "-");
+		const char *name = is_stdin ? "<stdin>" : o->lscpu;
+		FILE *f = is_stdin ? stdin : fopen(o->lscpu, "r");
 
 		if (!f) {
-			fprintf(stderr, PROG ": %s: cannot open: %s\n", lscpu,
+			fprintf(stderr, PROG ": %s: cannot open: %s\n", o->lscpu,
 				strerror(errno));
 			return EXIT_INPUT;
 		}
-		ret = topo_read_lscpu(f, is_stdin ? "<stdin>" : lscpu, &topo,
-				      errbuf, sizeof(errbuf));
+		ret = topo_read_lscpu(f, name, topo, errbuf, sizeof(errbuf));
 		if (!is_stdin)
 			(void)fclose(f);
-		if (asprintf(&source, "lscpu %s; distances 10 local, 20 remote",
-			     is_stdin ? "<stdin>" : lscpu) < 0)
-			source = NULL;
+		n = asprintf(source, "lscpu %s; distances 10 local, 20 remote",
+			     name);
 	} else {
-		if (!sysfs)
-			sysfs = "/";
-		ret = topo_read_sysfs(sysfs, &topo, errbuf, sizeof(errbuf));
-		if (asprintf(&source, "sysfs %s", sysfs) < 0)
-			source = NULL;
+		ret = topo_read_sysfs(sysfs, topo, errbuf, sizeof(errbuf));
+		n = asprintf(source, "sysfs %s", sysfs);
 	}
+	if (n < 0)
+		*source = NULL;
 	if (ret) {
 		fprintf(stderr, PROG ": %s\n",
 			ret == -ENOMEM && !*errbuf ? "out of memory" : errbuf);
-		free(source);
+		free(*source);
 		return ret == -ENOMEM ? EXIT_PLAN : EXIT_INPUT;
 	}
-	if (!source) {
+	if (!*source) {
 		fprintf(stderr, PROG ": out of memory\n");
-		cplan_topo_free(topo);
+		cplan_topo_free(*topo);
+		*topo = NULL;
 		return EXIT_PLAN;
 	}
+	return 0;
+}
 
-	ret = cplan_make(topo, npartitions, pattern, &table, &err);
-	if (ret) {
-		if (err.msg[0])
-			fprintf(stderr, PROG ": %.*s\n", (int)sizeof(err.msg),
-				err.msg);
-		else
-			fprintf(stderr, PROG ": planning failed: %s\n",
-				strerror(-ret));
-		status = EXIT_PLAN;
-		goto out;
-	}
-	if (want_explain) {
-		ret = explain(stdout, topo, table, source, npartitions, pattern);
-		if (!ret && distance) {
-			fputs("\nDistances (cpu_partition_distance):\n", stdout);
-			ret = write_formatted(stdout, table, true);
+/* The table for @topo and the options.  Returns 0 or EXIT_PLAN. */
+static int make_plan(const struct cplan_topo *topo, const struct options *o,
+		     struct cplan_table **table)
+{
+	struct cplan_err err = { -1, "" };
+	int ret = cplan_make(topo, o->npartitions, o->pattern, table, &err);
+
+	if (!ret)
+		return 0;
+	if (err.msg[0])
+		fprintf(stderr, PROG ": %.*s\n", (int)sizeof(err.msg), err.msg);
+	else
+		fprintf(stderr, PROG ": planning failed: %s\n", strerror(-ret));
+	return EXIT_PLAN;
+}
+
+/* The table, its distances or its explanation, then the warnings. */
+static int print_output(FILE *out, const struct cplan_topo *topo,
+			const struct cplan_table *table, const char *source,
+			const struct options *o)
+{
+	int ret;
+
+	if (o->explain) {
+		ret = explain(out, topo, table, source, o->npartitions,
+			      o->pattern);
+		if (!ret && o->distance) {
+			fputs("\nDistances (cpu_partition_distance):\n", out);
+			ret = write_formatted(out, table, true);
 		}
 	} else {
-		ret = write_formatted(stdout, table, distance);
+		ret = write_formatted(out, table, o->distance);
 	}
 	if (ret) {
 		fprintf(stderr, PROG ": %s\n",
 			ret == -EPROTO ? "formatter returned inconsistent lengths" :
 					 strerror(-ret));
-		status = EXIT_PLAN;
-		goto out;
+		return EXIT_PLAN;
 	}
 	print_warnings(table->warnings);
-out:
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct cplan_topo *topo = NULL;
+	struct cplan_table *table = NULL;
+	char *source = NULL;
+	int status;
+
+	status = parse_options(argc, argv, &opt);
+	if (!status && opt.help) {
+		usage(stdout);
+		return fclose(stdout) ? EXIT_PLAN : 0;
+	}
+	if (!status)
+		status = check_options(argc, argv, &opt);
+	if (!status)
+		status = read_topology(&opt, &topo, &source);
+	if (status)
+		return status;
+	status = make_plan(topo, &opt, &table);
+	if (!status)
+		status = print_output(stdout, topo, table, source, &opt);
 	cplan_table_free(table);
 	cplan_topo_free(topo);
 	free(source);
