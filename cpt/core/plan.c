@@ -160,24 +160,37 @@ static void free_view(struct plan *pl)
 		cplan_free(*slot[i].array);
 }
 
-/* Lists of cores by domain and domains by node, active ones only.  A
- * core's L3 domain is that of its lowest CPU. */
+/* List items 0..n-1 by bucket @of[i] (0..nr-1; negative: none), in item
+ * order, into @list, with @first (nr + 1) where each bucket starts. */
+static void list_buckets(const int *of, int n, int nr, int *first, int *list,
+			 int *fill)
+{
+	int i;
+
+	cplan_count_buckets(of, n, nr, first);
+	for (i = 0; i < nr; i++)
+		fill[i] = first[i];
+	for (i = 0; i < n; i++)
+		if (of[i] >= 0)
+			list[fill[of[i]]++] = i;
+}
+
+/* Lists of CPUs by core, cores by domain and domains by node, active ones
+ * only.  A core's L3 domain is that of its lowest CPU. */
 static void link_view(struct plan *pl)
 {
 	const struct cplan_topo *topo = pl->topo;
 	int nn = topo->nr_nodes, nc = pl->nr_cores, nd = pl->nr_doms;
-	int *fill = pl->weight, cpu, c, d, i;	/* scratch: any count + 1 */
+	/* scratch, any count + 1: what to list, and where */
+	int *of = pl->cap, *fill = pl->weight, cpu, c, d, i;
 
-	cplan_count_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first);
-	for (c = 0; c < nc; c++)
-		fill[c] = pl->core_first[c];
-	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
+	list_buckets(pl->cpu_core, topo->nr_cpus, nc, pl->core_first,
+		     pl->core_cpu, fill);
+	for (cpu = topo->nr_cpus - 1; cpu >= 0; cpu--) {
 		c = pl->cpu_core[cpu];
 		if (c < 0)
 			continue;
-		pl->core_cpu[fill[c]++] = cpu;
-		if (fill[c] == pl->core_first[c] + 1)
-			pl->core_dom[c] = pl->cpu_dom[cpu];
+		pl->core_dom[c] = pl->cpu_dom[cpu];	/* the lowest is last */
 		pl->dom_node[pl->cpu_dom[cpu]] = topo->cpu[cpu].node;
 		if (!plan_cpu_active(pl, cpu))
 			continue;
@@ -188,32 +201,15 @@ static void link_view(struct plan *pl)
 	}
 
 	/* Active cores by domain: core order is already lowest-CPU order. */
-	for (d = 0; d <= nd; d++)
-		pl->dom_first[d] = 0;
 	for (c = 0; c < nc; c++)
-		if (pl->core_active[c])
-			pl->dom_first[pl->core_dom[c] + 1]++;
-	for (d = 0; d < nd; d++)
-		pl->dom_first[d + 1] += pl->dom_first[d];
-	for (d = 0; d < nd; d++)
-		fill[d] = pl->dom_first[d];
-	for (c = 0; c < nc; c++)
-		if (pl->core_active[c])
-			pl->dom_core[fill[pl->core_dom[c]]++] = c;
+		of[c] = pl->core_active[c] ? pl->core_dom[c] : -1;
+	list_buckets(of, nc, nd, pl->dom_first, pl->dom_core, fill);
 
 	/* Domains with active cores by node, in domain order. */
-	for (i = 0; i <= nn; i++)
-		pl->node_first[i] = 0;
 	for (d = 0; d < nd; d++)
-		if (pl->dom_first[d + 1] > pl->dom_first[d])
-			pl->node_first[pl->dom_node[d] + 1]++;
-	for (i = 0; i < nn; i++)
-		pl->node_first[i + 1] += pl->node_first[i];
-	for (i = 0; i < nn; i++)
-		fill[i] = pl->node_first[i];
-	for (d = 0; d < nd; d++)
-		if (pl->dom_first[d + 1] > pl->dom_first[d])
-			pl->node_dom[fill[pl->dom_node[d]]++] = d;
+		of[d] = pl->dom_first[d + 1] > pl->dom_first[d] ?
+			pl->dom_node[d] : -1;
+	list_buckets(of, nd, nn, pl->node_first, pl->node_dom, fill);
 
 	for (c = 0; c < nc; c++)
 		pl->nr_active_cores += !!pl->core_active[c];
