@@ -255,6 +255,9 @@ static int parse_row(struct lscpu_ctx *lx, char *text,
 	ret = parse_val(lx, lx->fields[c->cpu], "CPU", TOPO_MAX_CPUS - 1, &cpu);
 	if (ret)
 		return ret;
+	if (cpu == UNKNOWN)	/* "-": every other column may be unknown */
+		return lerr(lx, "CPU: expected a number up to %ld, got '-'",
+			    (long)TOPO_MAX_CPUS - 1);
 	r->cpu = (int)cpu;
 	ret = parse_column(lx, c->core, "Core", INT_MAX, &r->core);
 	if (!ret)
