@@ -214,10 +214,11 @@ CPTK_EXPORT(cpt_of_cpu);
 
 int cptab_of_node(const struct cptab *tab, int node)
 {
+	const struct cplan_table *table = tab ? tab->table : NULL;
+
 	/* nr_node_ids is a count: node nr_node_ids does not exist. */
-	if (!tab)
-		return -EINVAL;
-	return cptk_part_of(tab->table->node_part, tab->table->nr_nodes, node);
+	return table ? cptk_part_of(table->node_part, table->nr_nodes, node) :
+		       -EINVAL;
 }
 CPTK_EXPORT(cptab_of_node);
 

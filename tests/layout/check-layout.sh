@@ -83,7 +83,7 @@ fi
 for h in cpt/linux/*.h; do
 	x=$(basename "$h" .h)
 	[ -f "cpt/linux/$x.c" ] || continue
-	sed -n 's/^[a-z].*[ *]\(cptk_[a-z_]*\)(.*/\1/p' "$h" | while read -r f; do
+	grep -v '^static' "$h" | sed -n 's/^[a-z].*[ *]\(cptk_[a-z_]*\)(.*/\1/p' | while read -r f; do
 		grep -q "^[a-z].*[ *]$f(" "cpt/linux/$x.c" ||
 			echo "$f (declared in $x.h)"
 	done
