@@ -3,8 +3,8 @@
 #
 # guest-badparam.sh [CASES]: every bad parameter of tests/badparam/cases,
 # at load and through sysctl, inside a scripts/vm-run guest (busybox sh,
-# root, in /cpt next to cpt.ko and cpt-plan).  tests/badparam/run.sh ships
-# the cases file to /tmp/badparam.cases (the default CASES).
+# root, in /cpt next to cpt.ko and cpt-plan).  tests/badparam/run.sh puts
+# the cases file in /cpt/cases (the default CASES).
 #
 # Load phase, per case: insmod cpt.ko PARAM=VALUE fails with the
 # documented errno; the kernel log gets one distinct new line, cpt's
@@ -29,7 +29,10 @@
 # busybox ash has ${var//old/new} and ${var:offset:length}.
 # shellcheck disable=SC3057,SC3060
 
-CASES=${1:-/tmp/badparam.cases}
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
+
+CASES=${1:-/cpt/cases}
 P=/proc/sys/lnet
 T=$P/cpu_partition_table
 D=$P/cpu_partition_distance
@@ -44,23 +47,14 @@ BAD_RE='WARNING|Oops|BUG|Call Trace|general protection|UBSAN|KASAN|KFENCE|refcou
 NCASES=0
 NLOAD=0
 NSYSCTL=0
-NFAIL=0
+REPORT_DETAIL_LINES=20
 mkdir -p $TMP
 
-now() { cut -d' ' -f1 /proc/uptime; }
-T0=$(now)
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-
-# check PHASE NAME STATUS [DETAILS]: one PASS or FAIL line.
-check() {
+# phase_check PHASE NAME STATUS [DETAILS]: one PASS or FAIL line, counted
+# in PHASE's checks.
+phase_check() {
 	if [ "$1" = load ]; then NLOAD=$((NLOAD + 1)); else NSYSCTL=$((NSYSCTL + 1)); fi
-	if [ "$3" = 0 ]; then
-		echo "PASS: $2"
-	else
-		NFAIL=$((NFAIL + 1))
-		echo "FAIL: $2"
-		[ -n "${4:-}" ] && printf '%s\n' "$4" | head -n 20 | sed 's/^/    | /'
-	fi
+	if [ "$3" = 0 ]; then pass "$2"; else fail "$2" "${4:-}"; fi
 }
 
 kmark() { echo "$MARK$1" >/dev/kmsg; }
@@ -69,8 +63,6 @@ taint() {
 	read -r _t </proc/sys/kernel/tainted
 	TAINT=$((_t & ~TAINT_OK))
 }
-
-plan() { ./cpt-plan --sysfs /sys "$@" 2>&1; }
 
 # ---------------------------------------------------------------------------
 # Placeholders of the cases file, from this guest's topology.
@@ -86,10 +78,10 @@ topology() {
 	NOCPU=$(($(expand "$(cat $SYSCPU/possible)" | tail -n 1) + 1))
 	NONODE=$(($(expand "$(cat $SYSNODE/possible)" | tail -n 1) + 1))
 	NCORES=$(for c in $ONLINE; do
-		cat $SYSCPU/cpu$c/topology/thread_siblings_list
+		cat "$SYSCPU/cpu$c/topology/thread_siblings_list"
 	done | sort -u | wc -l)
 	MEMNODE=
-	for n in $SYSNODE/node[0-9]*; do
+	for n in "$SYSNODE"/node[0-9]*; do
 		[ -z "$(cat "$n/cpulist")" ] && { MEMNODE=${n##*node}; break; }
 	done
 	echo "online CPUs $(cat $SYSCPU/online) ($NCPU), $NCORES cores, nodes $(cat $SYSNODE/online)," \
@@ -193,13 +185,13 @@ load_case() {
 good_load() {
 	kmark G
 	if ! insmod ./cpt.ko 2>$TMP/err; then
-		check load "a good load after the section's cases" 1 "$(cat $TMP/err)"
+		phase_check load "a good load after the section's cases" 1 "$(cat $TMP/err)"
 		return
 	fi
 	cmp -s $T $TMP/want.t && cmp -s $D $TMP/want.d
-	check load "a good load after the section's cases: table and distance == cpt-plan" $? \
+	phase_check load "a good load after the section's cases: table and distance == cpt-plan" $? \
 		"$(cat $T $D)"
-	rmmod cpt || check load "rmmod cpt" 1
+	rmmod cpt || phase_check load "rmmod cpt" 1
 }
 
 # sysctl_case ID ERRNO WHERE PARAM NAME, cpt loaded.
@@ -222,6 +214,7 @@ sysctl_case() {
 	else
 		_err=${_err##*: }
 	fi
+	# shellcheck disable=SC2086 # the four files
 	md5sum $FILES >$TMP/after
 	_chg=0
 	if ! cmp -s $TMP/base $TMP/after; then
@@ -236,13 +229,14 @@ sysctl_case() {
 good_write() {
 	kmark G
 	echo N >$P/cpu_pattern && cmp -s $T $TMP/want.N
-	check sysctl "a good write after the section's cases: cpu_pattern=N == cpt-plan" $? "$(cat $T)"
+	phase_check sysctl "a good write after the section's cases: cpu_pattern=N == cpt-plan" $? "$(cat $T)"
 	echo >$P/cpu_pattern
 	echo 2 >$P/cpu_npartitions && cmp -s $T $TMP/want.2
-	check sysctl "a good write after the section's cases: cpu_npartitions=2 == cpt-plan" $? "$(cat $T)"
+	phase_check sysctl "a good write after the section's cases: cpu_npartitions=2 == cpt-plan" $? "$(cat $T)"
 	echo 0 >$P/cpu_npartitions
 	cmp -s $T $TMP/want.t && cmp -s $D $TMP/want.d
-	check sysctl "back to the defaults: table and distance == cpt-plan" $? "$(cat $T)"
+	phase_check sysctl "back to the defaults: table and distance == cpt-plan" $? "$(cat $T)"
+	# shellcheck disable=SC2086 # the four files
 	md5sum $FILES >$TMP/base
 }
 
@@ -354,7 +348,8 @@ evaluate() {
 	# shellcheck disable=SC2046 # "checks N F"
 	set -- $(grep '^checks ' $TMP/eval)
 	if [ "$_phase" = load ]; then NLOAD=$((NLOAD + $2)); else NSYSCTL=$((NSYSCTL + $2)); fi
-	NFAIL=$((NFAIL + $3))
+	REPORT_NPASS=$((REPORT_NPASS + $2 - $3))
+	REPORT_NFAIL=$((REPORT_NFAIL + $3))
 }
 
 # Run the cases of FILTER (on/off) through both phases.
@@ -377,23 +372,27 @@ phases() {
 	: >"$RESULTS"
 	echo "== sysctl phase, $2 (t=$(elapsed "$T0")s)"
 	if insmod ./cpt.ko; then
+		# shellcheck disable=SC2086 # the four files
 		md5sum $FILES >$TMP/base
 		for_cases "$1" sysctl_case
-		rmmod cpt || check sysctl "rmmod cpt after the sysctl phase" 1
+		rmmod cpt || phase_check sysctl "rmmod cpt after the sysctl phase" 1
 		evaluate sysctl
 	else
-		check sysctl "insmod cpt.ko for the sysctl phase" 1
+		phase_check sysctl "insmod cpt.ko for the sysctl phase" 1
 	fi
 }
 
 # ---------------------------------------------------------------------------
 echo "== topology"
 topology
-[ -r "$CASES" ] || { echo "FAIL: no cases file $CASES"; exit 1; }
-[ -x ./cpt-plan ] || { echo "FAIL: cpt-plan is not in the initramfs"; exit 1; }
+[ -r "$CASES" ] || { fail "no cases file $CASES"; exit 1; }
+[ -x ./cpt-plan ] || { fail "cpt-plan is not in the initramfs"; exit 1; }
 # The first load of an unsigned module logs "cpt: module verification
 # failed" and taints E: get that out of the way of the cases.
-insmod ./cpt.ko && rmmod cpt || { echo "FAIL: a first load with defaults"; exit 1; }
+if ! { insmod ./cpt.ko && rmmod cpt; }; then
+	fail "a first load with defaults"
+	exit 1
+fi
 taint
 TAINT0=$TAINT
 
@@ -402,17 +401,16 @@ phases off "all CPUs online"
 # see scripts/vm-run): not cpt's, so no panic for it; vm-run reports it.
 read -r _pw </proc/sys/kernel/panic_on_warn
 echo 0 >/proc/sys/kernel/panic_on_warn
-if echo 0 >$SYSCPU/cpu$LAST/online; then
+if echo 0 >"$SYSCPU/cpu$LAST/online"; then
 	echo "$_pw" >/proc/sys/kernel/panic_on_warn
 	phases on "CPU $LAST offline"
 	echo 0 >/proc/sys/kernel/panic_on_warn
-	echo 1 >$SYSCPU/cpu$LAST/online || { echo "FAIL: CPU $LAST back online"; NFAIL=$((NFAIL + 1)); }
+	echo 1 >"$SYSCPU/cpu$LAST/online" || fail "CPU $LAST back online"
 else
-	echo "FAIL: CPU $LAST offline"
-	NFAIL=$((NFAIL + 1))
+	fail "CPU $LAST offline"
 fi
 echo "$_pw" >/proc/sys/kernel/panic_on_warn
 
 echo "== done in $(elapsed "$T0")s"
-echo "badparam: $NCASES cases, $NLOAD load checks, $NSYSCTL sysctl checks, $NFAIL failed"
-[ "$NFAIL" = 0 ]
+echo "badparam: $NCASES cases, $NLOAD load checks, $NSYSCTL sysctl checks, $REPORT_NFAIL failed"
+[ "$REPORT_NFAIL" = 0 ]

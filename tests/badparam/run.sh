@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh: the bad-parameter matrix (issue 5), host side.
+# run.sh: the bad-parameter matrix, host side.
 #
 #   tests/badparam/run.sh [KERNEL...]
 #
@@ -10,9 +10,8 @@
 # test-badparam does it) over 4 CPUs (2 sockets of one core of 2 threads)
 # in 2 nodes and a memory-only third node, with slub_debug=FZPU and
 # panic_on_warn=1, and runs
-# tests/badparam/guest-badparam.sh over tests/badparam/cases.  The cases
-# file travels as a here-document in the guest's command, as tests/live
-# ships lib.sh.
+# tests/badparam/guest-badparam.sh over tests/badparam/cases, which
+# vm-run --add puts next to it in the guest's /cpt.
 #
 # Prints every FAIL line, one summary line per kernel and a total; exits
 # non-zero on any failure, including a guest that did not finish and a
@@ -21,7 +20,8 @@
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
-VM_RUN=${VM_RUN:-scripts/vm-run}
+# shellcheck source=tests/lib/vm-suite.sh
+. tests/lib/vm-suite.sh
 OUT=build/badparam
 # Few vCPUs: module loads are what the suite spends its time on, and under
 # TCG a refused insmod took 0.25 s with 4 vCPUs, 0.6 s with 8.
@@ -32,18 +32,10 @@ APPEND='slub_debug=FZPU panic_on_warn=1'
 LIMIT=${BADPARAM_TIMEOUT:-600}
 
 case ${1:-} in
--h|--help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+-h|--help) suite_usage "$0"; exit 0 ;;
 esac
 kernels=${*:-6.1 6.12 6.1-rt}
 mkdir -p "$OUT"
-
-# The guest's command: the cases file, then the script.
-guest_cmd() {
-	printf "cat >/tmp/badparam.cases <<'CPT_BADPARAM_CASES'\n"
-	cat tests/badparam/cases
-	printf "CPT_BADPARAM_CASES\n"
-	cat tests/badparam/guest-badparam.sh
-}
 
 status=0
 ncases=0
@@ -53,37 +45,23 @@ nfail=0
 t_all=$(date +%s)
 for k in $kernels; do
 	log=$OUT/$k.log
-	t=$(date +%s)
-	"$VM_RUN" --no-build --kernel "$k" --smp "$SMP" --nodes "$NODES" \
-		--dist "$DIST" --append "$APPEND" --timeout "$LIMIT" -- \
-		"$(guest_cmd)" >"$log" 2>&1
-	rc=$?
-	secs=$(($(date +%s) - t))
+	suite_boot "$log" --kernel "$k" --smp "$SMP" --nodes "$NODES" \
+		--dist "$DIST" --append "$APPEND" --timeout "$LIMIT" \
+		--add tests/badparam/cases -- ./guest-badparam.sh /cpt/cases
 	grep -a "^FAIL: " "$log" | sed "s/^/$k: /"
 	sum=$(grep -a "^badparam: " "$log" | tail -n 1)
 	f=0
-	if [ -z "$sum" ]; then
-		echo "$k: FAIL: the guest script did not finish (vm-run status $rc)"
-		f=1
-	else
+	if [ -n "$sum" ]; then
 		# shellcheck disable=SC2046 # the four numbers of the line
 		set -- $(echo "$sum" | sed 's/[^0-9 ]//g')
 		ncases=$((ncases + $1))
 		nload=$((nload + $2))
 		nsysctl=$((nsysctl + $3))
 		f=$4
-		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			echo "$k: FAIL: vm-run status $rc (123: kernel log problem)"
-			f=1
-		fi
 	fi
-	if [ "$rc" != 0 ]; then
-		grep '^vm-run: ' "$log" | tail -n 40 | sed "s/^/$k: /"
-		status=1
-	fi
-	[ "$f" = 0 ] || status=1
-	nfail=$((nfail + f))
-	echo "$k: ${sum:-badparam: no summary} in ${secs}s ($(grep '^vm-run: .*wall' "$log" | sed 's/^vm-run: //'); log $log)"
+	suite_verdict "$k" "$log" '^badparam: ' "$f" || status=1
+	nfail=$((nfail + BOOT_FAILS))
+	echo "$k: ${sum:-badparam: no summary} in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
 done
 echo "test-badparam: $ncases cases, $nload load checks, $nsysctl sysctl checks, $nfail failed in $(($(date +%s) - t_all))s"
 exit $status

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-bench.sh: the guest side of `make bench` (tests/bench/run.sh passes
-# it to scripts/vm-run as shell code, after variable assignments).  Runs in
+# guest-bench.sh: the guest side of `make bench` (tests/bench/run.sh runs
+# it with scripts/vm-run, the settings below in its environment).  Runs in
 # /cpt next to cpt.ko and cpt_bench.ko (tests/modules/cpt_bench.c):
 #
 #   BENCH_WHAT     which parts, in order: mem lookup svc (default: all)
@@ -27,6 +27,9 @@
 # from /proc/stat, set-up and tear-down included) and, at the
 # end, every "RESULT ..." line of cpt_bench as "BENCH-RESULT ...".  Exits
 # non-zero when a module fails to load or a run fails.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 : "${BENCH_WHAT:=mem lookup svc}"
 : "${BENCH_NPARTS:=1 0}"

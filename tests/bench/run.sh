@@ -328,8 +328,7 @@ if [ "$BENCH_VM" = 1 ]; then
 	if [ -x "$SVC_STATIC" ]; then
 		mapfile -t payload < <(gzip -9c "$SVC_STATIC" | base64 -w 0 | fold -w 100000)
 	fi
-	guest="BENCH_WHAT='mem lookup svc usvc' BENCH_NPARTS='$BENCH_NPARTS' BENCH_ROUNDS=$BENCH_ROUNDS BENCH_USVC_ROUNDS=$BENCH_USVC_ROUNDS BENCH_SVC_MS=$BENCH_SVC_MS BENCH_CALLS=$BENCH_CALLS
-$(cat tests/bench/guest-bench.sh)"
+	guest="BENCH_WHAT='mem lookup svc usvc' BENCH_NPARTS='$BENCH_NPARTS' BENCH_ROUNDS=$BENCH_ROUNDS BENCH_USVC_ROUNDS=$BENCH_USVC_ROUNDS BENCH_SVC_MS=$BENCH_SVC_MS BENCH_CALLS=$BENCH_CALLS ./guest-bench.sh \"\$@\""
 	echo "  boot and run: mem, lookup ($BENCH_CALLS calls), svc ($BENCH_ROUNDS rounds) and usvc ($BENCH_USVC_ROUNDS rounds)"
 	echo "  for npartitions $BENCH_NPARTS, $BENCH_SVC_MS ms a run (load $(cut -d' ' -f1 /proc/loadavg))"
 	vm_run "$OUT/vm" scripts/vm-run --keep-going --kernel "$BENCH_KERNEL" --smp "$BENCH_SMP" --timeout 1500 \
@@ -394,8 +393,7 @@ $(cat tests/bench/guest-bench.sh)"
 		section "Guest under QEMU icount skipped: ${elapsed} s have passed (BENCH_BUDGET_S=$BENCH_BUDGET_S)"
 	elif [ "$BENCH_ICOUNT" = 1 ]; then
 		section "Guest under QEMU icount, -smp $BENCH_ICOUNT_SMP (shift=0: 1 guest ns = 1 instruction; vCPUs run one at a time)"
-		guest="BENCH_WHAT='lookup svc' BENCH_NPARTS='$BENCH_ICOUNT_NPARTS' BENCH_ROUNDS=1 BENCH_SVC_MS=1000 BENCH_CALLS=$BENCH_ICOUNT_CALLS
-$(cat tests/bench/guest-bench.sh)"
+		guest="BENCH_WHAT='lookup svc' BENCH_NPARTS='$BENCH_ICOUNT_NPARTS' BENCH_ROUNDS=1 BENCH_SVC_MS=1000 BENCH_CALLS=$BENCH_ICOUNT_CALLS ./guest-bench.sh"
 		QEMU=$ROOT/tests/bench/qemu-icount TCG_OPTS=thread=single \
 			vm_run "$OUT/icount" scripts/vm-run --keep-going --no-build --kernel "$BENCH_KERNEL" \
 			--smp "$BENCH_ICOUNT_SMP" --timeout 900 -- "$guest"

@@ -1,3 +1,4 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # The memory held for texts with the largest table QEMU lets us boot: 240
@@ -6,9 +7,11 @@
 #       --nodes '0-119;120-239' --dist 0-1=21
 # Not in make check (the boot alone takes minutes on a 2-core host):
 #   make test-live LIVE_KERNELS=6.1 LIVE_SCENARIOS=bigmem
-# Needs lib.sh first (tests/live/run.sh concatenates).
 #
 # LIVE_MEM_CYCLES (default 100 here) replacements.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 section "load on $(ncpus) CPUs"
 check "insmod cpt.ko" insmod cpt.ko

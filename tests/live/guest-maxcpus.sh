@@ -1,3 +1,4 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # CPUs that were never in the table, a partition with no CPU online, and
@@ -5,7 +6,10 @@
 #   scripts/vm-run --smp 8,sockets=1,dies=2,cores=2,threads=2 --nodes '0-7;'
 #                  --append maxcpus=2
 # 8 CPUs (siblings 2k, 2k+1; L3 0-3 and 4-7), node 1 memory-only, two CPUs
-# up at boot.  Needs lib.sh first (tests/live/run.sh concatenates them).
+# up at boot.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 NCPUS=$(ncpus)
 
@@ -41,7 +45,7 @@ cat /tmp/m0 >>/tmp/maps
 if ! awk '($1 in p) && p[$1] != $2 { print "  CPU " $1 " in " p[$1] " and " $2; bad = 1 } { p[$1] = $2 } END { exit bad }' /tmp/maps; then
 	bad=1
 fi
-check "$n reads while onlining: whole tables, no CPU ever in two partitions ($(ls /tmp/out.boot | wc -l) distinct)" [ "$bad" = 0 ]
+check "$n reads while onlining: whole tables, no CPU ever in two partitions ($(nfiles "/tmp/out.boot/*") distinct)" [ "$bad" = 0 ]
 T1=$(table)
 echo "$T1" | sed 's/^/    /'
 check "after onlining: $NCPUS CPUs listed" [ "$(echo "$T1" | cpu_map | wc -l)" = "$NCPUS" ]
@@ -52,6 +56,7 @@ else
 	fail "after onlining: siblings together ($msg)"
 fi
 echo "$T1" | cpu_map >/tmp/m1
+# shellcheck disable=SC2016 # awk's fields
 check "after onlining: CPUs up at load did not move" \
 	awk 'NR == FNR { p[$1] = $2; next } ($1 in p) && p[$1] != $2 { exit 1 }' /tmp/m0 /tmp/m1
 verify_consumer "after onlining"

@@ -1,14 +1,18 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # The acceptance checks on the seed's machine (LU-9998: 48 CPUs, one
 # socket, 24 cores x 2), in one boot of
 #   scripts/vm-run --smp 48,sockets=1,cores=24,threads=2
 # and whole reads of a distance file of 13 KB (48 partitions) while the
-# table is replaced.  Needs lib.sh first (tests/live/run.sh concatenates).
+# table is replaced.
 #
 # LIVE_BIG_CYCLES (default 100) replacements under the big readers;
 # LIVE_MEM_CYCLES (default 500) replacements of the largest table before
 # the memory held for texts is measured.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 BIG=${LIVE_BIG_CYCLES:-100}
 MEMCYCLES=${LIVE_MEM_CYCLES:-500}
@@ -60,15 +64,11 @@ done
 # position, and started again when the table is replaced in between.
 start_readers 1 bigdd "dd if=$P/cpu_partition_distance bs=1M 2>/dev/null"
 start_readers 1 bigcat "whole bigcat 'cat $P/cpu_partition_distance'"
-repeat "$BIG" 'echo $((24 + 24 * (i % 2))) >$N'
-stop_readers
-check "$BIG writes in ${wt}s" [ "$errs" = 0 ]
-n=$(sort_reads bigdd)
-check "$n single-call reads, $(ls /tmp/out.bigdd | wc -l) distinct, each one whole distance file" \
-	in_set bigdd /tmp/exp.big
-n=$(sort_reads bigcat)
-check "$n cat reads ($(restarts bigcat) started again), $(ls /tmp/out.bigcat | wc -l) distinct, each one whole distance file" \
-	in_set bigcat /tmp/exp.big
+# shellcheck disable=SC2016 # repeat evaluates the body
+under_readers "$BIG" 'echo $((24 + 24 * (i % 2))) >$N' "$BIG writes"
+reads_check bigdd /tmp/exp.big "single-call reads" "each one whole distance file"
+reads_check bigcat /tmp/exp.big "cat reads ($(restarts bigcat) started again)" \
+	"each one whole distance file"
 verify_consumer "after $BIG big replacements"
 
 # The live consumer goes first: its worker threads, stopped and started

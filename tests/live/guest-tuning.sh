@@ -1,13 +1,17 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # sysctl writes (valid, invalid, unprivileged), replacements under
 # concurrent readers and hotplug cycles, in one boot of
 #   scripts/vm-run --smp 4,sockets=1,cores=2,threads=2 --nodes '0-3;'
 # 4 CPUs (siblings 2k, 2k+1), node 1 memory-only; few vCPUs keep hotplug
-# fast under TCG.  Needs lib.sh first (tests/live/run.sh concatenates).
+# fast under TCG.
 #
 # LIVE_CYCLES (default 1000) sysctl writes under concurrent reads and
 # LIVE_HOTPLUG (default 200) offline/online cycles.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 CYCLES=${LIVE_CYCLES:-1000}
 HOTPLUG=${LIVE_HOTPLUG:-200}
@@ -119,19 +123,14 @@ start_readers 3 tbl "cat $P/cpu_partition_table"
 # One byte per read(): every call after the first continues the same table.
 start_readers 1 tbl1 "whole tbl1 'dd if=$P/cpu_partition_table bs=1'"
 start_readers 1 dst "cat $P/cpu_partition_distance"
-repeat "$CYCLES" 'echo $((i % 5)) >$N'
-stop_readers
-check "$CYCLES writes succeeded in ${wt}s" [ "$errs" = 0 ]
-nt=$(sort_reads tbl)
-n1=$(sort_reads tbl1)
-nd=$(sort_reads dst)
-check "$nt table reads, $(ls /tmp/out.tbl | wc -l) distinct, each one whole planned table" \
-	in_set tbl /tmp/exp.table
-check "$nd distance reads, $(ls /tmp/out.dst | wc -l) distinct, each one whole planned distance" \
-	in_set dst /tmp/exp.dist
-check "$n1 reads of one byte per call ($(restarts tbl1) started again), $(ls /tmp/out.tbl1 | wc -l) distinct, each one whole planned table" \
-	in_set tbl1 /tmp/exp.table
-check "readers saw more than one table" [ "$(ls /tmp/out.tbl | wc -l)" -gt 1 ]
+# shellcheck disable=SC2016 # repeat evaluates the body
+under_readers "$CYCLES" 'echo $((i % 5)) >$N' "$CYCLES writes succeeded"
+reads_check tbl /tmp/exp.table "table reads" "each one whole planned table"
+reads_check dst /tmp/exp.dist "distance reads" "each one whole planned distance"
+reads_check tbl1 /tmp/exp.table \
+	"reads of one byte per call ($(restarts tbl1) started again)" \
+	"each one whole planned table"
+check "readers saw more than one table" [ "$(nfiles "/tmp/out.tbl/*")" -gt 1 ]
 echo 0 >$N
 same "after the cycles: the fresh table" "$(table)" "$FRESH"
 verify_consumer "after $CYCLES replacements"
@@ -172,6 +171,7 @@ check "3 bytes of a 4 KiB pattern, a replacement: EAGAIN" \
 put $C "$LONG" >/dev/null
 exec 3<$C
 dd bs=8192 count=1 <&3 >/dev/null 2>&1
+# shellcheck disable=SC2016 # repeat evaluates the body
 repeat 100 'echo $((i % 3 + 1)) >$N'
 cat <&3 >/tmp/slow.out 2>/tmp/slow.err
 _rc=$?
@@ -208,6 +208,7 @@ mkpat() {
 # write_with WRITER FILE: write the value in /tmp/v.nl (with a newline)
 # or /tmp/v (without) to FILE the way WRITER does.
 write_with() {
+	# shellcheck disable=SC2016 # bash -c expands them
 	case $1 in
 	echo) $BASH -c 'v=$(cat /tmp/v); echo "$v" >'"$2" ;;
 	printf) $BASH -c 'v=$(cat /tmp/v); printf "%s" "$v" >'"$2" ;;
@@ -241,7 +242,10 @@ for len in 1023 1024 1025 1500 2100 4095 4096; do
 			[ "$got" = "$PREFIX" ] && nprefix=$((nprefix + 1))
 			if [ "$got" = "$want" ] && [ "$(cat $C)" = "$wantp" ] &&
 			   [ $rc = $wantrc ]; then
-				pass "$len-byte $kind pattern by $w: $([ $wantrc = 1 ] && echo refused || { [ $held = 1 ] && echo held || echo applied; })"
+				if [ $wantrc = 1 ]; then how=refused
+				elif [ $held = 1 ]; then how=held
+				else how=applied; fi
+				pass "$len-byte $kind pattern by $w: $how"
 			else
 				fail "$len-byte $kind pattern by $w: rc $rc (want $wantrc)"
 				{ echo "table:"; echo "$got"; echo "cpu_pattern: $(cat $C | wc -c) bytes";
@@ -254,6 +258,7 @@ done
 same "no write ever installed a prefix's table" "$nprefix" 0
 # A held value is finished by the same process at the offset it stopped.
 mkpat 1024 GOOD >/tmp/v
+# shellcheck disable=SC2016 # bash -c expands them
 same "1024 bytes, then a newline, by one process (two writes)" \
 	"$($BASH -c 'v=$(cat /tmp/v); exec 3>'$C'; printf "%s" "$v" >&3; echo >&3'; table)" "$WHOLE"
 put $C '' >/dev/null
@@ -277,12 +282,11 @@ READ_PAUSE=20000
 start_readers 1 hp "cat $P/cpu_partition_table"
 READ_PAUSE=0
 # CPU 0 stays: some kernels cannot take it offline.
+# shellcheck disable=SC2016 # repeat evaluates the body
 repeat "$HOTPLUG" 'c=$((i % (NCPUS - 1) + 1)); set_cpu $c 0 && set_cpu $c 1'
 stop_readers
 check "$HOTPLUG cycles in ${wt}s, no hotplug error" [ "$errs" = 0 ]
-nh=$(sort_reads hp)
-check "$nh reads, $(ls /tmp/out.hp | wc -l) distinct, each the table with at most the cycling CPU unlisted" \
-	in_set hp /tmp/exp.hp
+reads_check hp /tmp/exp.hp reads "each the table with at most the cycling CPU unlisted"
 same "after the cycles: the same table" "$(table)" "$BASE"
 verify_consumer "after $HOTPLUG hotplug cycles"
 echo 0 >$N

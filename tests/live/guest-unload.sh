@@ -1,9 +1,9 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unloading cpt while a CPU event is being followed, in one boot of
 #   scripts/vm-run --smp 4,sockets=1,cores=2,threads=2 \
 #       --append "slub_debug=FZPU panic_on_warn=1"
-# Needs lib.sh first (tests/live/run.sh concatenates).
 #
 # 1. The test build of cpt.ko (fault/cpt.ko, cpt/linux/fault.h) sleeps in
 #    the consumer notification while it holds a table: a CPU goes offline,
@@ -17,6 +17,9 @@
 # With panic_on_warn=1 any WARN kills the guest: the run then has no
 # RESULT line and fails.
 
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
+
 CYCLES=${LIVE_UNLOAD_CYCLES:-200}
 DELAY=${LIVE_UNLOAD_DELAY_MS:-1500}
 NCPUS=$(ncpus)
@@ -27,7 +30,7 @@ check "the test build is here" [ -f fault/cpt.ko ]
 for c in 1 $LAST; do
 	check "insmod fault/cpt.ko fault_notify_ms=$DELAY" \
 		insmod fault/cpt.ko fault_notify_ms="$DELAY"
-	set_cpu $c 0
+	set_cpu "$c" 0
 	# The work item starts at once; give it time to take its reference.
 	usleep 200000
 	_t=$(now)
@@ -39,7 +42,7 @@ for c in 1 $LAST; do
 	check "cpt is gone" sh -c "! lsmod | grep -q '^cpt '"
 	# A free queued late would run (and oops) within a few grace periods.
 	sleep 2
-	set_cpu $c 1
+	set_cpu "$c" 1
 done
 check "no table leaked" sh -c "! dmesg | grep -q 'still held at unload'"
 
@@ -48,6 +51,7 @@ for c in $(seq 1 "$NCPUS"); do
 	( while [ ! -e /tmp/stop.hog ]; do :; done ) &
 done
 check "insmod cpt.ko" insmod cpt.ko
+# shellcheck disable=SC2016 # repeat evaluates the body
 repeat "$CYCLES" 'c=$((i % LAST + 1)); set_cpu $c 0 && rmmod cpt && set_cpu $c 1 && insmod cpt.ko'
 touch /tmp/stop.hog
 wait

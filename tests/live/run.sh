@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh: the live-tuning VM tests (issue 4), host side.
+# run.sh: the live-tuning VM tests, host side.
 #
 #   tests/live/run.sh [--scenarios "maxcpus tuning seed"] [KERNEL...]
 #
 # For each kernel (6.1 and 6.12 by default) and scenario, boots
 # scripts/vm-run --no-build (cpt.ko and the test modules must be built:
-# make ko KREL=...; make test-live does it) and runs tests/live/lib.sh
-# followed by tests/live/guest-SCENARIO.sh in the guest:
+# make ko KREL=...; make test-live does it) and runs
+# tests/live/guest-SCENARIO.sh in the guest (which sources the guest
+# library tests/lib/guest-lib.sh there):
 #
 #   maxcpus  -smp 8 (2 L3 domains), maxcpus=2: CPUs never placed come
 #            online under readers; a whole partition offline; rmmod cpt
@@ -33,15 +34,25 @@
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
-VM_RUN=${VM_RUN:-scripts/vm-run}
+# shellcheck source=tests/lib/vm-suite.sh
+. tests/lib/vm-suite.sh
 OUT=build/live
 scenarios="maxcpus tuning seed"
+
+# name|-smp|--nodes|--append|timeout (s)
+SCENARIOS='
+maxcpus|8,sockets=1,dies=2,cores=2,threads=2|0-7;|slub_debug=FZP maxcpus=2|300
+tuning|4,sockets=1,cores=2,threads=2|0-3;|slub_debug=FZP|420
+seed|48,sockets=1,cores=24,threads=2||slub_debug=FZP|420
+bigmem|240,sockets=2,dies=2,cores=30,threads=2|0-119;120-239|slub_debug=FZP cpuhp.parallel=0|1800
+unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
+'
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenarios) scenarios=$2; shift 2 ;;
 	--scenarios=*) scenarios=${1#*=}; shift ;;
-	-h|--help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	-h|--help) suite_usage "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -50,11 +61,8 @@ kernels=${*:-6.1 6.12}
 mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest scripts.
-env=
-for v in LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS; do
-	eval "val=\${$v:-}"
-	[ -n "$val" ] && env="$env$v=$val; "
-done
+env=$(suite_env LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES \
+	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS)
 
 npass=0
 nfail=0
@@ -62,65 +70,26 @@ status=0
 t_all=$(date +%s)
 for k in $kernels; do
 	for s in $scenarios; do
-		nodes=
-		append="slub_debug=FZP"
-		case $s in
-		maxcpus)
-			smp=8,sockets=1,dies=2,cores=2,threads=2
-			nodes='0-7;'
-			append="$append maxcpus=2"
-			limit=300 ;;
-		tuning)
-			smp=4,sockets=1,cores=2,threads=2
-			nodes='0-3;'
-			limit=420 ;;
-		seed)
-			smp=48,sockets=1,cores=24,threads=2
-			limit=420 ;;
-		bigmem)
-			smp=240,sockets=2,dies=2,cores=30,threads=2
-			nodes='0-119;120-239'
-			append="$append cpuhp.parallel=0"
-			limit=1800 ;;
-		unload)
-			smp=4,sockets=1,cores=2,threads=2
-			append="slub_debug=FZPU panic_on_warn=1"
-			limit=600 ;;
-		*)
-			echo "run.sh: unknown scenario '$s'" >&2
-			exit 2 ;;
-		esac
+		line=$(printf '%s\n' "$SCENARIOS" | grep "^$s|")
+		[ -n "$line" ] || { echo "run.sh: unknown scenario '$s'" >&2; exit 2; }
 		[ -r "tests/live/guest-$s.sh" ] || { echo "run.sh: no tests/live/guest-$s.sh" >&2; exit 2; }
+		IFS='|' read -r _ smp nodes append limit <<-EOF
+		$line
+		EOF
 		log=$OUT/$k-$s.log
-		t=$(date +%s)
-		"$VM_RUN" --no-build --kernel "$k" --smp "$smp" \
+		suite_boot "$log" --kernel "$k" --smp "$smp" \
 			${nodes:+--nodes "$nodes"} --append "$append" \
-			--timeout "$limit" -- \
-			"$env$(cat tests/live/lib.sh "tests/live/guest-$s.sh")" \
-			>"$log" 2>&1
-		rc=$?
-		secs=$(($(date +%s) - t))
+			--timeout "$limit" -- "$env./guest-$s.sh"
 		p=$(grep -c '^PASS: ' "$log")
 		f=$(grep -c '^FAIL: ' "$log")
 		# Each FAIL line with the details shown under it.
 		awk '/^FAIL: /	{ n = 0; d = 1; print; next }
 		     d && /^    \| / && n++ < 40 { print; next }
 		     { d = 0 }' "$log" | sed "s/^/$k $s: /"
-		if ! grep -q '^RESULT: ' "$log"; then
-			echo "$k $s: FAIL: the guest script did not finish (vm-run status $rc)"
-			f=$((f + 1))
-		elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-			echo "$k $s: FAIL: vm-run status $rc (123: kernel log problem)"
-			f=$((f + 1))
-		fi
-		if [ "$rc" != 0 ]; then
-			grep '^vm-run: ' "$log" | tail -n 40 | sed "s/^/$k $s: /"
-			status=1
-		fi
-		[ "$f" = 0 ] || status=1
+		suite_verdict "$k $s" "$log" '^RESULT: ' "$f" || status=1
 		npass=$((npass + p))
-		nfail=$((nfail + f))
-		echo "$k $s: $p passed, $f failed in ${secs}s ($(grep '^vm-run: .*wall' "$log" | sed 's/^vm-run: //'); log $log)"
+		nfail=$((nfail + BOOT_FAILS))
+		echo "$k $s: $p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
 	done
 done
 echo "test-live: $npass passed, $nfail failed in $(($(date +%s) - t_all))s"

@@ -1,9 +1,9 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The soak (issue 5), in one boot of, for example,
+# The soak, in one boot of, for example,
 #   scripts/vm-run --smp 8,sockets=2,cores=2,threads=2 --nodes '0-3;4-7'
 #                  --dist 0-1=21 --append 'slub_debug=FZPU panic_on_warn=1'
-# Needs tests/live/lib.sh first (tests/soak/run.sh concatenates them).
 #
 # Phase 1, leak: SOAK_CYCLES (default 500) load/unload cycles of cpt.ko
 # with varying parameters, table reads, sysctl replacements, now and then
@@ -22,6 +22,9 @@
 #
 # Prints "soak: kernel=... errors=N" and then "soak: PASS" or
 # "soak: FAIL (...)"; returns non-zero on a failure.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 CYCLES=${SOAK_CYCLES:-500}
 SECS=${SOAK_SECONDS:-300}
@@ -56,7 +59,7 @@ C=$P/cpu_pattern
 NCPUS=$(ncpus)
 LAST=$((NCPUS - 1))
 HALF=$((NCPUS / 2))
-NNODES=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+NNODES=$(nfiles "/sys/devices/system/node/node[0-9]*")
 ERRORS=0
 REFUSED=0
 
@@ -230,7 +233,9 @@ warm_up() {
 	: >/tmp/wr.err
 	cycle 5
 	for _c in $(seq 1 "$LAST"); do
-		set_cpu "$_c" 0 && set_cpu "$_c" 1 || error "warm-up: offline/online CPU $_c"
+		if ! { set_cpu "$_c" 0 && set_cpu "$_c" 1; }; then
+			error "warm-up: offline/online CPU $_c"
+		fi
 	done
 }
 
@@ -358,6 +363,7 @@ writer() {
 hotplug_loop() {
 	_n=0
 	while [ ! -e /tmp/stop ]; do
+		# shellcheck disable=SC3028 # busybox ash has RANDOM
 		_c=$((RANDOM % LAST + 1))
 		read -r _s <$SYS/cpu$_c/online
 		if [ "$_s" = 1 ]; then
@@ -433,8 +439,8 @@ PATTERNS="|N|X[0]|0[*]|N 0[0] 1[1]|N X[0]"
 # dd_read FILE BS TAG: the file in BS-byte reads; a failed read says
 # whether it was the documented EAGAIN (READ-AGAIN) or anything else.
 dd_read() {
-	dd if="$1" bs="$2" 2>/tmp/dd.$3.err && return
-	if grep -q 'temporarily unavailable' /tmp/dd.$3.err; then
+	dd if="$1" bs="$2" 2>"/tmp/dd.$3.err" && return
+	if grep -q 'temporarily unavailable' "/tmp/dd.$3.err"; then
 		echo READ-AGAIN
 	else
 		echo READ-ERROR
@@ -463,6 +469,7 @@ phase2() {
 	[ "$_e" = 0 ] || error "$_e hotplug operations failed: $(grep '^error' /tmp/hp.log | head -n 3 | tr '\n' ';')"
 	READS=0
 	for _kt in "table tbl tbl7" "distance dst dst16" "npartitions np" "pattern pat"; do
+		# shellcheck disable=SC2046,SC2086 # KIND and TAGs, then the three counts
 		set -- $(check_reads $_kt 2>/tmp/bad.reads)
 		echo "  ${_kt%% *}: $1 reads, $2 bad, $3 again (EAGAIN)"
 		sed -n 1,20p /tmp/bad.reads

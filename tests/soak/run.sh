@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh: the soak (issue 5), host side.
+# run.sh: the soak, host side.
 #
 #   tests/soak/run.sh [--cycles N] [--seconds S] [--tag NAME] [KERNEL...]
 #
@@ -11,7 +11,7 @@
 # 2 sockets of 2 cores x 2 threads, nodes 0-3 and 4-7 at distance 21,
 # with slub_debug=FZPU (so that slab counts are exact and a use after
 # free reads poison) and panic_on_warn=1 (a WARN ends the guest), and runs
-# tests/live/lib.sh followed by tests/soak/guest-soak.sh in it:
+# tests/soak/guest-soak.sh in it:
 # --cycles (SOAK_CYCLES, default 500) load/unload cycles with the slab and
 # vmalloc growth checked, then --seconds (SOAK_SECONDS, default 300) of
 # readers, sysctl replacements and CPU hotplug at once.
@@ -26,7 +26,8 @@
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
-VM_RUN=${VM_RUN:-scripts/vm-run}
+# shellcheck source=tests/lib/vm-suite.sh
+. tests/lib/vm-suite.sh
 OUT=build/soak
 cycles=${SOAK_CYCLES:-500}
 seconds=${SOAK_SECONDS:-300}
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
 	--cycles) cycles=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
 	--tag) tag=$2; shift 2 ;;
-	-h|--help) sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	-h|--help) suite_usage "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -46,11 +47,8 @@ kernels=${*:-6.1 6.12 6.1-rt}
 mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest script.
-env="SOAK_CYCLES=$cycles; SOAK_SECONDS=$seconds; "
-for v in SOAK_SLAB_MAX_KIB SOAK_OBJS_MAX SOAK_VMALLOC_MAX_KIB SOAK_NOISE; do
-	eval "val=\${$v:-}"
-	[ -n "$val" ] && env="$env$v=$val; "
-done
+env="SOAK_CYCLES=$cycles SOAK_SECONDS=$seconds $(suite_env SOAK_SLAB_MAX_KIB \
+	SOAK_OBJS_MAX SOAK_VMALLOC_MAX_KIB SOAK_NOISE)"
 
 # The guest's time, generously: TCG on a small, shared host runs a load
 # cycle in 0.2 to 1 s and the measurements take a minute.
@@ -65,34 +63,23 @@ t_all=$(date +%s)
 : >"$OUT/summaries"
 for k in $kernels; do
 	log=$OUT/$tag-$k.log
-	t=$(date +%s)
-	"$VM_RUN" --no-build --kernel "$k" --smp 8,sockets=2,cores=2,threads=2 \
+	suite_boot "$log" --kernel "$k" --smp 8,sockets=2,cores=2,threads=2 \
 		--nodes '0-3;4-7' --dist 0-1=21 \
 		--append 'slub_debug=FZPU panic_on_warn=1' --timeout "$limit" -- \
-		"$env$(cat tests/live/lib.sh tests/soak/guest-soak.sh)" >"$log" 2>&1
-	rc=$?
-	secs=$(($(date +%s) - t))
+		"$env./guest-soak.sh"
 	line=$(grep '^soak: kernel=' "$log" | tail -n 1)
 	if [ -n "$line" ]; then
 		echo "$line" >>"$OUT/summaries"
-		echo "$line (${secs}s)"
+		echo "$line (${BOOT_SECS}s)"
 	fi
-	if [ "$rc" = 0 ] && grep -q '^soak: PASS$' "$log"; then
-		continue
-	fi
+	f=$(grep -c '^soak: FAIL' "$log")
+	grep -e '^ERROR' -e '^soak: FAIL' "$log" | head -n 20 | sed "s/^/$k: /"
+	suite_verdict "$k" "$log" '^soak: (PASS|FAIL)' "$f" && continue
 	status=1
 	nfail=$((nfail + 1))
-	if grep -q '^soak: FAIL' "$log"; then
-		grep -e '^ERROR' -e '^soak: FAIL' "$log" | head -n 20 | sed "s/^/$k: /"
-	elif [ -z "$line" ]; then
-		echo "$k: FAIL: the guest script did not finish (vm-run status $rc, 124: timeout, 125: guest died)"
-	else
-		echo "$k: FAIL: vm-run status $rc (123: kernel log problem)"
-	fi
-	grep '^vm-run: ' "$log" | tail -n 40 | sed "s/^/$k: /"
 	echo "$k: log $log"
 done
-echo "soak total: kernels=$(echo $kernels | wc -w) failed=$nfail" \
+echo "soak total: kernels=$(echo "$kernels" | wc -w) failed=$nfail" \
 	"cycles=$(total cycles) reads=$(total reads) again=$(total again)" \
 	"replacements=$(total replacements)" \
 	"hotplug=$(total hotplug) errors=$(total errors) in $(($(date +%s) - t_all))s"

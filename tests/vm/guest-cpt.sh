@@ -13,42 +13,16 @@
 # Prints "PASS: name" or "FAIL: name" per check, then "N passed, N failed";
 # exits 1 on any failure.
 
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
+
 PROFILE=${1:-none}
-P=/proc/sys/lnet
 T=$P/cpu_partition_table
 D=$P/cpu_partition_distance
 SYSCPU=/sys/devices/system/cpu
-NPASS=0
-NFAIL=0
 MARKN=0
 TMP=/tmp/cpt-vm
 mkdir -p $TMP
-
-now() { cut -d' ' -f1 /proc/uptime; }
-T0=$(now)
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-section() { echo "== $* (t=$(elapsed "$T0")s)"; }
-
-pass() { NPASS=$((NPASS + 1)); echo "PASS: $*"; }
-# fail NAME [DETAILS]: DETAILS (several lines) are shown indented.
-fail() {
-	NFAIL=$((NFAIL + 1))
-	echo "FAIL: $1"
-	[ $# -gt 1 ] && [ -n "$2" ] && printf '%s\n' "$2" | head -n 60 | sed 's/^/    | /'
-	return 0
-}
-check() {
-	_n=$1
-	shift
-	if "$@"; then pass "$_n"; else fail "$_n"; fi
-}
-
-# expand LIST: "0-3,8,10-11" -> one number per line.
-expand() {
-	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
-		[ -n "$a" ] && seq "$a" "${b:-$a}"
-	done
-}
 
 # Mark the kernel log, then klog prints (raw, "<level>[time] text") what
 # came after the last mark.
@@ -59,10 +33,9 @@ kmark() {
 }
 klog() { dmesg -r | sed -n "/$MARK\$/,\$p" | sed 1d; }
 
-. "$(dirname "$0")/guest-lib.sh"
-
-# plan OUT [--distance] PARAM...: cpt-plan for module parameters PARAM...
-plan() {
+# plan_file OUT [--distance] PARAM...: cpt-plan for module parameters
+# PARAM... into the file OUT.
+plan_file() {
 	_out=$1
 	shift
 	_d=
@@ -109,7 +82,6 @@ read_checks() {
 	done
 }
 
-loaded() { grep -q '^cpt ' /proc/modules; }
 
 # unload LABEL: rmmod cpt, and the files go with it.
 unload() {
@@ -138,7 +110,7 @@ good_load() {
 		unload "$_name"
 		return 1
 	fi
-	if plan $TMP/exp.t "$@" && plan $TMP/exp.d --distance "$@"; then
+	if plan_file $TMP/exp.t "$@" && plan_file $TMP/exp.d --distance "$@"; then
 		same_file "$_name: table == cpt-plan" $T $TMP/exp.t
 		same_file "$_name: distance == cpt-plan" $D $TMP/exp.d
 	else
@@ -198,7 +170,7 @@ bad_load() {
 	else
 		fail "$_name: one cpt: error naming $_word" "$(klog)"
 	fi
-	if loaded || [ -e $T ]; then
+	if loaded cpt || [ -e $T ]; then
 		fail "$_name: nothing left after the failed load" "$(ls -l $P 2>&1; grep '^cpt ' /proc/modules)"
 		rmmod cpt 2>/dev/null
 	else
@@ -218,7 +190,7 @@ section "topology ($PROFILE)"
 online=$(cat $SYSCPU/online)
 NCPU=$(expand "$online" | wc -l)
 for c in $(expand "$online"); do
-	cat $SYSCPU/cpu$c/topology/thread_siblings_list
+	cat "$SYSCPU/cpu$c/topology/thread_siblings_list"
 done | sort -u >$TMP/cores
 NCORES=$(wc -l <$TMP/cores)
 NNODES=0
@@ -236,7 +208,7 @@ done
 FIRST=$(expand "$online" | head -n 1)
 LAST=$(expand "$online" | tail -n 1)
 echo "online CPUs $online ($NCPU), cores $NCORES, CPU nodes$NODES${MEMNODES:+, memory-only nodes$MEMNODES}, kernel $(uname -r)"
-[ -f cpt.ko ] || { fail "cpt.ko is in the initramfs"; echo "$NPASS passed, $NFAIL failed"; exit 1; }
+[ -f cpt.ko ] || { fail "cpt.ko is in the initramfs"; report_summary; exit 1; }
 [ -x cpt-plan ] || fail "cpt-plan is in the initramfs (make build/cpt-plan.static)"
 
 # ---------------------------------------------------------------------------
@@ -257,7 +229,7 @@ if insmod ./cpt.ko 2>$TMP/insmod.err; then
 	pass "insmod cpt.ko (defaults)"
 	check "$T exists" test -r $T
 	check "$D exists" test -r $D
-	if plan $TMP/exp.t && plan $TMP/exp.d --distance; then
+	if plan_file $TMP/exp.t && plan_file $TMP/exp.d --distance; then
 		same_file "defaults: table == cpt-plan" $T $TMP/exp.t
 		same_file "defaults: distance == cpt-plan" $D $TMP/exp.d
 	else
@@ -319,13 +291,13 @@ fi
 # ---------------------------------------------------------------------------
 section "npartitions and patterns"
 READS=1
-set -- 1 2 3 5 7 $((NCORES / 2)) $NCORES $((NCORES + 1)) $NCPU
+set -- 1 2 3 5 7 $((NCORES / 2)) "$NCORES" $((NCORES + 1)) "$NCPU"
 seen=" "
 for n; do
-	[ "$n" -ge 1 ] && [ "$n" -le "$NCPU" ] || continue
+	{ [ "$n" -ge 1 ] && [ "$n" -le "$NCPU" ]; } || continue
 	case $seen in *" $n "*) continue ;; esac
 	seen="$seen$n "
-	good_load "npartitions=$n" npartitions=$n
+	good_load "npartitions=$n" "npartitions=$n"
 done
 READS=0
 good_load "cpu_npartitions=3" cpu_npartitions=3
@@ -349,6 +321,7 @@ good_load "cpu_pattern=$pat" "cpu_pattern=$pat"
 good_load "cpu_pattern=N 0[*]" "cpu_pattern=N 0[*]"
 if [ "$NCPU" -ge 4 ]; then
 	c=$(expand "$online" | sed -n 1,4p | tr '\n' ' ')
+	# shellcheck disable=SC2086 # the four CPU numbers
 	set -- $c
 	good_load "cpu_pattern=1[$1,$2] 0[$3-$4]" "cpu_pattern=1[$1,$2] 0[$3-$4]"
 	good_load "spaced cpu_pattern" "cpu_pattern= 0[ $1 - $2 ]	1[$3 ,$4 ] "
@@ -368,14 +341,14 @@ fi
 # ---------------------------------------------------------------------------
 # CPU hotplug before the load: a CPU that is offline must be left out the
 # way cpt-plan leaves it out.  (Hotplug after the load is tests/live.)
-if [ -w $SYSCPU/cpu$LAST/online ] && [ "$NCPU" -gt 2 ]; then
+if [ -w "$SYSCPU/cpu$LAST/online" ] && [ "$NCPU" -gt 2 ]; then
 	section "CPU $LAST offline at load"
-	if echo 0 >$SYSCPU/cpu$LAST/online; then
+	if echo 0 >"$SYSCPU/cpu$LAST/online"; then
 		good_load "cpu$LAST offline: defaults"
 		good_load "cpu$LAST offline: npartitions=2" npartitions=2
 		bad_load "cpu$LAST offline: cpu_pattern=0[$LAST]" cpu_pattern 'No such device' "cpu_pattern=0[$LAST]"
-		echo 1 >$SYSCPU/cpu$LAST/online
-		check "cpu$LAST back online" grep -q 1 $SYSCPU/cpu$LAST/online
+		echo 1 >"$SYSCPU/cpu$LAST/online"
+		check "cpu$LAST back online" grep -q 1 "$SYSCPU/cpu$LAST/online"
 	else
 		fail "offline cpu$LAST"
 	fi
@@ -383,7 +356,7 @@ fi
 # maxcpus=: the CPUs left offline at boot can come up later.
 for c in $(expand "$(cat $SYSCPU/offline 2>/dev/null)" | head -n 2); do
 	section "cpu$c brought online after boot"
-	if echo 1 >$SYSCPU/cpu$c/online; then
+	if echo 1 >"$SYSCPU/cpu$c/online"; then
 		good_load "cpu$c onlined: defaults"
 	else
 		fail "online cpu$c"
@@ -520,5 +493,4 @@ big)	# 240 CPUs: 2 nodes of 2 L3 dies of 30 cores of 2 threads
 esac
 
 echo "== $PROFILE: done in $(elapsed "$T0")s"
-echo "$NPASS passed, $NFAIL failed"
-[ "$NFAIL" -eq 0 ]
+report_summary

@@ -5,7 +5,8 @@
 # module parameters PARAM... (name=value), print both /proc/sys/lnet files
 # and cpt's kernel log lines.
 
-. "$(dirname "$0")/guest-lib.sh"
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
 
 echo "== CPUs $(cat /sys/devices/system/cpu/online), kernel $(uname -r)"
 echo "== insmod cpt.ko $*"

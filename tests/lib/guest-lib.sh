@@ -1,27 +1,59 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for the live-tuning guest scripts (tests/live/guest-*.sh), run by
-# busybox sh as root in /cpt inside scripts/vm-run, next to cpt.ko, the test
-# modules and cpt-plan.  tests/live/run.sh prepends this file to a script.
+# guest-lib.sh: the shell library of every guest script (tests/*/guest-*.sh),
+# run by busybox sh as root in /cpt inside scripts/vm-run, next to cpt.ko,
+# the test modules and cpt-plan.  vm-run copies it, tests/lib/report.sh and
+# the guest scripts into /cpt; each script sources it:
 #
-# Every check prints "PASS: name" or "FAIL: name (details)"; finish prints
-# "RESULT: N passed, N failed" and returns non-zero on a failure.
+#   # shellcheck source=tests/lib/guest-lib.sh
+#   . /cpt/guest-lib.sh
+#
+# Every check prints "PASS: name" or "FAIL: name" (tests/lib/report.sh);
+# finish prints "RESULT: N passed, N failed" and returns non-zero on a
+# failure.
+
+# shellcheck source=tests/lib/report.sh
+. /cpt/report.sh
 
 P=/proc/sys/lnet
 SYS=/sys/devices/system/cpu
 LC=/sys/module/cpt_live_consumer/parameters/verify
-NPASS=0
-NFAIL=0
-T0=$(cut -d' ' -f1 /proc/uptime)
 
-pass() { NPASS=$((NPASS + 1)); echo "PASS: $*"; }
-fail() { NFAIL=$((NFAIL + 1)); echo "FAIL: $*"; }
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+section() { echo "== $* (t=$(elapsed "$T0")s)"; }
+T0=$(now)
 
-# check NAME COMMAND...: pass when COMMAND succeeds.
-check() {
-	_name=$1
+finish() {
+	section "done"
+	report_summary RESULT:
+}
+
+# cpt_insmod MODULE PARAM...: busybox insmod joins its arguments with
+# spaces and does not quote them, so a value with blanks goes as
+# name="value", as the kernel's parameter parser wants it.
+cpt_insmod() {
+	_mod=$1
 	shift
-	if "$@"; then pass "$_name"; else fail "$_name"; fi
+	_n=$#
+	while [ "$_n" -gt 0 ]; do
+		_p=$1
+		shift
+		case $_p in
+		*=*\ *|*=*"	"*) _p="${_p%%=*}=\"${_p#*=}\"" ;;
+		esac
+		set -- "$@" "$_p"
+		_n=$((_n - 1))
+	done
+	insmod "$_mod" "$@"
+}
+
+# expand LIST: "0-3,8,10-11" -> one number per line.
+expand() {
+	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
+		[ -n "$a" ] && seq "$a" "${b:-$a}"
+	done
 }
 
 # same NAME GOT EXPECTED: compare two strings, show both when they differ.
@@ -36,18 +68,9 @@ same() {
 
 # contains STRING PART
 contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
-loaded() { lsmod | grep -q "^$1 "; }
+# loaded MODULE: MODULE is loaded.
+loaded() { grep -q "^$1 " /proc/modules; }
 wf_str() { echo "$1" | well_formed; }
-
-now() { cut -d' ' -f1 /proc/uptime; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-section() { echo "== $* (t=$(elapsed "$T0")s)"; }
-
-finish() {
-	section "done"
-	echo "RESULT: $NPASS passed, $NFAIL failed"
-	[ "$NFAIL" -eq 0 ]
-}
 
 # verify_consumer NAME: the live consumer's own checks.
 verify_consumer() {
@@ -64,6 +87,8 @@ notified() { sed -n 's/.* notified=\([0-9]*\) .*/\1/p' $LC; }
 
 table() { cat $P/cpu_partition_table; }
 distance() { cat $P/cpu_partition_distance; }
+# plan [OPTION...]: cpt-plan of this guest (no OPTION: the default table).
+# shellcheck disable=SC2120 # called without OPTION too
 plan() { /cpt/cpt-plan --sysfs /sys "$@" 2>/dev/null; }
 sum() { md5sum | cut -d' ' -f1; }
 
@@ -82,9 +107,16 @@ put() {
 # The last "cpt:" line of the kernel log, without its time stamp.
 lastk() { dmesg | grep ' cpt: ' | tail -n 1 | sed 's/^\[[^]]*\] //'; }
 
-cpu_online() { [ "$1" = 0 ] || [ "$(cat $SYS/cpu$1/online)" = 1 ]; }
-set_cpu() { echo "$2" >$SYS/cpu$1/online; }
-ncpus() { ls -d $SYS/cpu[0-9]* | wc -l; }
+cpu_online() { [ "$1" = 0 ] || [ "$(cat "$SYS/cpu$1/online")" = 1 ]; }
+set_cpu() { echo "$2" >"$SYS/cpu$1/online"; }
+ncpus() { nfiles "$SYS/cpu[0-9]*"; }
+
+# nfiles PATTERN: how many paths the glob PATTERN (unquoted here) matches.
+nfiles() {
+	# shellcheck disable=SC2086 # the pattern is meant to be expanded
+	set -- $1
+	if [ -e "$1" ]; then echo $#; else echo 0; fi
+}
 
 # The CPU -> partition map of a table on stdin: "cpu part" lines.
 cpu_map() {
@@ -117,6 +149,8 @@ well_formed() {
 # the same partition (or offline).  Prints the problem, if any.
 siblings_together() {
 	cpu_map >/tmp/st.map
+	# The loop reads its own copy: awk reads the map in it.
+	cp /tmp/st.map /tmp/st.loop
 	_bad=0
 	while read -r _c _p; do
 		for _s in $(sibling_list "$_c"); do
@@ -127,13 +161,13 @@ siblings_together() {
 				_bad=1
 			fi
 		done
-	done </tmp/st.map
+	done </tmp/st.loop
 	return $_bad
 }
 
 # The SMT siblings of CPU $1 (itself included), one per word.
 sibling_list() {
-	sed 's/,/ /g' $SYS/cpu$1/topology/thread_siblings_list |
+	sed 's/,/ /g' "$SYS/cpu$1/topology/thread_siblings_list" |
 		awk '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
 		       if (n == 1) print r[1]; else for (j = r[1]; j <= r[2]; j++) print j } }'
 }
@@ -176,7 +210,7 @@ whole() {
 }
 
 # restarts TAG: how many times whole TAG started again.
-restarts() { cat "/tmp/again.$1" 2>/dev/null | wc -l; }
+restarts() { if [ -e "/tmp/again.$1" ]; then wc -l <"/tmp/again.$1"; else echo 0; fi; }
 
 stop_readers() {
 	touch /tmp/stop
@@ -197,6 +231,14 @@ repeat() {
 	wt=$(elapsed "$_t")
 }
 
+# under_readers N BODY NAME: repeat N BODY while the readers run, stop
+# them, and pass "NAME in Ts" when every run of BODY succeeded.
+under_readers() {
+	repeat "$1" "$2"
+	stop_readers
+	check "$3 in ${wt}s" [ "$errs" = 0 ]
+}
+
 # Split reads into one file per distinct output, /tmp/out.tag/MD5 (the
 # outputs, without separators); print the number of reads.
 sort_reads() {
@@ -215,9 +257,18 @@ sort_reads() {
 # in_set TAG SUMS: every distinct output of sort_reads TAG has its md5 in
 # the file SUMS; prints the first one that does not.
 in_set() {
-	for _m in $(ls "/tmp/out.$1"); do
-		grep -qx "$_m" "$2" || { sed 's/^/    | /' "/tmp/out.$1/$_m"; return 1; }
+	for _f in "/tmp/out.$1"/*; do
+		[ -e "$_f" ] || continue
+		grep -qx "${_f##*/}" "$2" || { sed 's/^/    | /' "$_f"; return 1; }
 	done
+}
+
+# reads_check TAG SUMS WHAT TAIL: sort the reads of the readers TAG
+# (sort_reads) and pass when each is one of the outputs whose md5 the file
+# SUMS lists (in_set): "N WHAT, D distinct, TAIL".
+reads_check() {
+	_nr=$(sort_reads "$1")
+	check "$_nr $3, $(nfiles "/tmp/out.$1/*") distinct, $4" in_set "$1" "$2"
 }
 
 # pad N TEXT: TEXT padded with spaces to N bytes.
@@ -246,9 +297,11 @@ texts_memory() {
 	echo "$MAXP" >$P/cpu_npartitions
 	_text=$(( ($(table | wc -c) + $(distance | wc -c) + 4096 + 1023) / 1024 ))
 	echo "    texts of one table: ${_text} KiB"
+	# shellcheck disable=SC2016 # repeat evaluates the body
 	repeat 20 'echo $((MAXP - 1 + i % 2)) >$P/cpu_npartitions; readall'
 	sleep 1
 	_m0=$(mem_kb)
+	# shellcheck disable=SC2016 # repeat evaluates the body
 	repeat "$1" 'echo $((MAXP - 1 + i % 2)) >$P/cpu_npartitions; readall'
 	check "$1 replacements of the largest table, every file read, in ${wt}s" [ "$errs" = 0 ]
 	# Frees wait for a grace period and run from a work item.

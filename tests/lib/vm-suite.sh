@@ -1,0 +1,57 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-suite.sh: the host side shared by the suites that boot guests with
+# scripts/vm-run and read their logs (tests/live, tests/soak,
+# tests/badparam).  Sourced from the top of the tree; POSIX sh.
+#
+#   suite_usage FILE           print FILE's header comment (for --help)
+#   suite_env VAR...           "VAR=value " for each VAR set here: the
+#                              prefix of a guest command
+#   suite_boot LOG ARGS...     scripts/vm-run --no-build ARGS... >LOG 2>&1;
+#                              sets BOOT_RC and BOOT_SECS
+#   suite_verdict LABEL LOG DONE NFAIL
+#                              add the failures that are not the guest's
+#                              FAIL lines to NFAIL: no line matching the ERE
+#                              DONE (the guest did not finish), or a vm-run
+#                              failure (123: kernel log problem); show
+#                              vm-run's own lines when it failed.  Sets
+#                              BOOT_FAILS; false when it is not 0
+#   suite_wall LOG             vm-run's timing line of LOG
+
+VM_RUN=${VM_RUN:-scripts/vm-run}
+
+suite_usage() { sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$1"; }
+
+suite_env() {
+	for _v; do
+		eval "_val=\${$_v:-}"
+		[ -n "$_val" ] && printf '%s=%s ' "$_v" "$_val"
+	done
+	return 0
+}
+
+suite_boot() {
+	_log=$1
+	shift
+	_t=$(date +%s)
+	"$VM_RUN" --no-build "$@" >"$_log" 2>&1
+	BOOT_RC=$?
+	# shellcheck disable=SC2034 # read by the suites
+	BOOT_SECS=$(($(date +%s) - _t))
+}
+
+suite_verdict() {
+	BOOT_FAILS=$4
+	if ! grep -aEq "$3" "$2"; then
+		echo "$1: FAIL: the guest script did not finish (vm-run status $BOOT_RC; 124: timeout, 125: the guest died)"
+		BOOT_FAILS=$((BOOT_FAILS + 1))
+	elif [ "$BOOT_RC" != 0 ] && [ "$BOOT_FAILS" = 0 ]; then
+		echo "$1: FAIL: vm-run status $BOOT_RC (123: kernel log problem)"
+		BOOT_FAILS=$((BOOT_FAILS + 1))
+	fi
+	[ "$BOOT_RC" = 0 ] || grep -a '^vm-run: ' "$2" | tail -n 40 | sed "s/^/$1: /"
+	[ "$BOOT_FAILS" = 0 ]
+}
+
+suite_wall() { grep -a '^vm-run: .*wall' "$1" | sed 's/^vm-run: //'; }
