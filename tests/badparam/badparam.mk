@@ -3,7 +3,8 @@
 # make test-badparam: every bad npartitions and cpu_pattern value of
 # tests/badparam/cases, at load and through sysctl, in one guest per kernel
 # (see tests/badparam/run.sh).  Included by the top Makefile; uses the ko
-# target of tests/vm/vm.mk and build/cpt-plan.static of scripts/tools.mk.
+# target of tests/vm/vm.mk (through ko_kernels of tests/lib/kernels.mk) and
+# build/cpt-plan.static of scripts/tools.mk.
 #
 #   make test-badparam                        6.1, 6.12 and 6.1-rt
 #   make test-badparam BADPARAM_KERNELS=6.12
@@ -15,7 +16,5 @@ BADPARAM_KERNELS ?= 6.1 6.12 6.1-rt
 .PHONY: test-badparam
 
 test-badparam: build/cpt-plan.static
-	@for k in $(BADPARAM_KERNELS); do \
-		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
-	done
+	@$(call ko_kernels,$(BADPARAM_KERNELS))
 	@tests/badparam/run.sh $(BADPARAM_KERNELS)

@@ -3,11 +3,14 @@
 # make test-live: the live-tuning VM tests (sysctl writes, CPU hotplug,
 # table replacement under readers and consumers) on the Debian 6.1 and 6.12
 # kernels; see tests/live/run.sh.  Included by the top Makefile; uses the
-# ko target of tests/vm/vm.mk and build/cpt-plan.static of scripts/tools.mk.
+# ko target of tests/vm/vm.mk (through ko_kernels of tests/lib/kernels.mk)
+# and build/cpt-plan.static of scripts/tools.mk.
 #
 #   make test-live                          every scenario on both kernels
 #   make test-live LIVE_KERNELS=6.12 LIVE_SCENARIOS=tuning
 #   make test-live LIVE_CYCLES=100 LIVE_HOTPLUG=20    a quicker pass
+#   make test-unload                        the unload scenario, 3 kernels
+#   make test-unload UNLOAD_KERNELS=6.1
 #
 # About 6 minutes on a 2-core host; logs in build/live/.
 
@@ -19,13 +22,9 @@ LIVE_SCENARIOS	?= maxcpus tuning seed
 # make test-unload: the unload scenario on every kernel (6.1-rt too).
 UNLOAD_KERNELS	?= 6.1 6.12 6.1-rt
 test-unload: build/cpt-plan.static
-	@for k in $(UNLOAD_KERNELS); do \
-		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
-	done
+	@$(call ko_kernels,$(UNLOAD_KERNELS))
 	@tests/live/run.sh --scenarios unload $(UNLOAD_KERNELS)
 
 test-live: build/cpt-plan.static
-	@for k in $(LIVE_KERNELS); do \
-		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
-	done
+	@$(call ko_kernels,$(LIVE_KERNELS))
 	@tests/live/run.sh --scenarios '$(LIVE_SCENARIOS)' $(LIVE_KERNELS)

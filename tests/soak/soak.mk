@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The soak (issue 5): cpt.ko loaded and unloaded many times with the slab
+# The soak: cpt.ko loaded and unloaded many times with the slab
 # and vmalloc counters checked, then readers, sysctl replacements and CPU
 # hotplug at once, on each kernel in QEMU; see tests/soak/run.sh.
-# Included by the top Makefile; uses the ko target of tests/vm/vm.mk and
-# build/cpt-plan.static of scripts/tools.mk.  Logs in build/soak/.
+# Included by the top Makefile; uses the ko target of tests/vm/vm.mk
+# (through ko_kernels of tests/lib/kernels.mk) and build/cpt-plan.static of
+# scripts/tools.mk.  Logs in build/soak/.
 #
 #   make soak                  500 cycles and 300 s on each kernel (about
 #                              half an hour or more under TCG)
@@ -22,9 +23,7 @@ TEST_SOAK_SECONDS ?= 20
 .PHONY: soak test-soak soak-ko
 
 soak-ko: build/cpt-plan.static
-	@for k in $(SOAK_KERNELS); do \
-		$(MAKE) --no-print-directory ko KREL=$$k || exit 1; \
-	done
+	@$(call ko_kernels,$(SOAK_KERNELS))
 
 soak: soak-ko
 	@tests/soak/run.sh --cycles $(SOAK_CYCLES) --seconds $(SOAK_SECONDS) $(SOAK_KERNELS)

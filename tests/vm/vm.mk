@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# VM tests: boot the Debian 6.1 and 6.12 kernels in QEMU (TCG) over a matrix
-# of CPU/NUMA topologies and check cpt.ko against cpt-plan inside each guest.
-# Included by the top Makefile, which defines KREL_61 and KREL_612.
+# VM tests: boot the Debian 6.1, 6.12 and 6.1 PREEMPT_RT (6.1-rt) kernels in
+# QEMU (TCG) over a matrix of CPU/NUMA topologies and check cpt.ko against
+# cpt-plan inside each guest.  Included by the top Makefile, which defines
+# KREL_61, KREL_612 and KREL_61RT; includes tests/lib/kernels.mk, the
+# per-kernel loop of every test fragment.
 #
 #   make ko KREL=RELEASE|6.1|6.1-rt|6.12  cpt.ko and the test modules for a kernel,
 #                                   built in build/ko/RELEASE (a copy of the
@@ -19,6 +21,8 @@
 #                                   TOPOLOGY (default: the seed's 48 CPUs,
 #                                   one node), load cpt.ko with ARGS, print
 #                                   both /proc files and cpt's dmesg lines
+
+include tests/lib/kernels.mk
 
 VM_RUN		 = scripts/vm-run
 KO_OUT		 = build/ko
@@ -66,7 +70,7 @@ $(KO_OUT)/%/fault/.built: $(STAGE_MODULE)
 	@touch $@
 
 vm-ko:
-	@for k in $(VM_KERNELS); do $(MAKE) --no-print-directory ko KREL=$$k || exit 1; done
+	@$(call ko_kernels,$(VM_KERNELS))
 
 # The 240-CPU guest (6.1), not part of make check: see tests/vm/matrix.
 test-big: build/cpt-plan.static
