@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cplan.h"
+#include "emit.h"
 #include "topo_read.h"
 
 #define PROG		"cpt-plan"
@@ -27,7 +28,7 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [--lscpu FILE|-] [--sysfs DIR] [--npartitions N] [--pattern STR]\n"
-	      "                [--distance] [--explain] [--help]\n"
+	      "                [--distance | --explain | --emit pattern|lustre] [--help]\n"
 	      "\n"
 	      "Print the CPU partition table that the cpt module would build, exactly as\n"
 	      "/proc/sys/lnet/cpu_partition_table shows it.\n"
@@ -43,6 +44,10 @@ static void usage(FILE *f)
 	      "  -d, --distance        print cpu_partition_distance instead of the table\n"
 	      "  -e, --explain         describe the topology and each partition (CPUs,\n"
 	      "                        cores, L3 domains, nodes, split cores, spans)\n"
+	      "  -E, --emit pattern    print the table as a cpu_pattern of CPU lists,\n"
+	      "                        which gives this table back in cpt and in Lustre\n"
+	      "  -E, --emit lustre     print it as a modprobe.d line for Lustre's libcfs:\n"
+	      "                        options libcfs cpu_pattern=\"...\" (1024 bytes at most)\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
 	      "Warnings go to stderr.  Exit status: 0 success, 1 invalid pattern or\n"
@@ -657,6 +662,7 @@ static bool parse_int_arg(const char *s, int *out, bool *overflow)
 struct options {
 	const char *lscpu, *sysfs, *pattern;
 	const char *npart_arg;	/* --npartitions as given */
+	const char *emit;	/* --emit: "pattern" or "lustre" */
 	int npartitions;
 	bool distance, explain, help;
 };
@@ -679,12 +685,12 @@ static int usage_error(const char *fmt, ...)
 }
 
 /* The options that take an argument, and where each one stores it. */
-#define ARG_OPTS	"lsnp"
+#define ARG_OPTS	"lsnpE"
 
 static const char **option_arg(struct options *o, int opt)
 {
 	const char **args[] = { &o->lscpu, &o->sysfs, &o->npart_arg,
-				&o->pattern };
+				&o->pattern, &o->emit };
 	const char *p = opt ? strchr(ARG_OPTS, opt) : NULL;
 
 	return p ? args[p - ARG_OPTS] : NULL;
@@ -711,6 +717,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "pattern", required_argument, NULL, 'p' },
 		{ "distance", no_argument, NULL, 'd' },
 		{ "explain", no_argument, NULL, 'e' },
+		{ "emit", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -718,7 +725,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 	opterr = 0;
 	while (!o->help &&
-	       (opt = getopt_long(argc, argv, ":l:s:n:p:deh", opts, NULL)) != -1) {
+	       (opt = getopt_long(argc, argv, ":l:s:n:p:E:deh", opts, NULL)) != -1) {
 		const char **arg = option_arg(o, opt);
 		bool *flag = option_flag(o, opt);
 
@@ -747,6 +754,12 @@ static int check_options(int argc, char **argv, struct options *o)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->lscpu && o->sysfs)
 		return usage_error("--lscpu and --sysfs are exclusive");
+	if (o->emit && strcmp(o->emit, "pattern") != 0 &&
+	    strcmp(o->emit, "lustre") != 0)
+		return usage_error("--emit takes 'pattern' or 'lustre', not '%s'",
+				   o->emit);
+	if (o->emit && (o->explain || o->distance))
+		return usage_error("--emit goes alone, without --explain or --distance");
 	if (!o->npart_arg ||
 	    parse_int_arg(o->npart_arg, &o->npartitions, &overflow))
 		return 0;
@@ -826,6 +839,39 @@ static int make_plan(const struct cplan_topo *topo, const struct options *o,
 	return EXIT_PLAN;
 }
 
+/*
+ * --emit: the table as a pattern, or as Lustre's modprobe.d line.  A line
+ * Lustre would refuse (over 1024 bytes) is not printed: the message says
+ * what would fit instead.  Returns 0 or EXIT_PLAN.
+ */
+static int print_emitted(FILE *out, const struct cplan_table *table,
+			 bool lustre)
+{
+	char *buf = malloc(CPLAN_PATTERN_MAX + 1);
+	size_t len;
+	int ret = buf ? emit_pattern(table, buf, CPLAN_PATTERN_MAX + 1, &len) :
+			-ENOMEM;
+
+	if (ret == -EINVAL)
+		fprintf(stderr, PROG ": a partition has no online CPU: no pattern can say so\n");
+	else if (ret)
+		fprintf(stderr, PROG ": out of memory\n");
+	else if (len > CPLAN_PATTERN_MAX)
+		fprintf(stderr, PROG ": the pattern would be %zu bytes, over the %d that cpu_pattern takes\n",
+			len, CPLAN_PATTERN_MAX);
+	else if (lustre && len > EMIT_LUSTRE_MAX)
+		fprintf(stderr, PROG ": the pattern is %zu bytes, over the %d of Lustre's cpu_pattern; "
+			"nearest choice: options libcfs cpu_npartitions=%d (Lustre then places the CPUs itself, "
+			"without L3 alignment)\n", len, EMIT_LUSTRE_MAX, table->nr_parts);
+	else if (lustre)
+		fprintf(out, "options libcfs cpu_pattern=\"%s\"\n", buf);
+	else
+		fprintf(out, "%s\n", buf);
+	free(buf);
+	return ret || len > (lustre ? EMIT_LUSTRE_MAX : CPLAN_PATTERN_MAX) ?
+	       EXIT_PLAN : 0;
+}
+
 /* The table, its distances or its explanation, then the warnings. */
 static int print_output(FILE *out, const struct cplan_topo *topo,
 			const struct cplan_table *table, const char *source,
@@ -833,6 +879,8 @@ static int print_output(FILE *out, const struct cplan_topo *topo,
 {
 	int ret;
 
+	if (o->emit)
+		return print_emitted(out, table, !strcmp(o->emit, "lustre"));
 	if (o->explain) {
 		ret = explain(out, topo, table, source, o->npartitions,
 			      o->pattern);

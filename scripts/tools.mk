@@ -14,8 +14,8 @@
 TOOL_LIB_SRC	 = scripts/topo_sysfs.c scripts/topo_lscpu.c scripts/topo_util.c
 TOOL_LIB_HDR	 = scripts/topo_read.h scripts/topo_util.h
 TOOL_LIB_DEPS	 = $(TOOL_LIB_SRC) $(TOOL_LIB_HDR) $(CORE_SRC) $(CORE_HDR)
-TOOL_SRC	 = scripts/cpt-plan.c $(TOOL_LIB_SRC)
-TOOL_DEPS	 = scripts/cpt-plan.c $(TOOL_LIB_DEPS)
+TOOL_SRC	 = scripts/cpt-plan.c scripts/emit.c $(TOOL_LIB_SRC)
+TOOL_DEPS	 = scripts/cpt-plan.c scripts/emit.c scripts/emit.h $(TOOL_LIB_DEPS)
 TOOL_CC		 = $(CC) $(CFLAGS) $(WARN) -Icpt/core -Iscripts
 
 tools: scripts/cpt-plan

@@ -107,7 +107,7 @@ fi
 if command -v shellcheck >/dev/null; then
 	for g in tests/*/guest-*.sh tests/lib/*.sh; do
 		[ -f "$g" ] || continue
-		if (cd "$(dirname "$g")" && shellcheck -x "$(basename "$g")") >"$t/sc" 2>&1; then
+		if shellcheck -x "$g" >"$t/sc" 2>&1; then
 			pass "layout: shellcheck $g"
 		else
 			fail "layout: shellcheck $g: $(head -5 "$t/sc")"

@@ -33,6 +33,7 @@ test-tool: scripts/cpt-plan $(TOOL_TEST_BINS)
 	CPT_PLAN=build/cpt-plan.san CPT_PLAN_FAST=scripts/cpt-plan \
 	CPT_PLAN_STATIC=build/cpt-plan.static NUMA_CHECK=build/numa_check \
 	CPT_BENCH=build/cpt-bench sh tests/tool/run.sh
+	CPT_PLAN=build/cpt-plan.san sh tests/tool/emit.sh
 
 lint-tool:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
