@@ -17,6 +17,9 @@ CPT_KERNELS	?= /var/cache/cpt/kernels
 KREL_61		 = $(shell cat $(CPT_KERNELS)/release-6.1 2>/dev/null)
 KREL_612	 = $(shell cat $(CPT_KERNELS)/release-6.12 2>/dev/null)
 KREL_61RT	 = $(shell cat $(CPT_KERNELS)/release-6.1-rt 2>/dev/null)
+# The newest kernel of trixie-backports (7.x today), built in its chroot.
+KREL_NEW	 = $(shell cat $(CPT_KERNELS)/release-newest 2>/dev/null)
+KREL_NEWRT	 = $(shell cat $(CPT_KERNELS)/release-newest-rt 2>/dev/null)
 KDIR		?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 			   $(if $(KREL_61),/usr/src/linux-headers-$(KREL_61)))
 INSTALL_MOD_PATH ?= $(DESTDIR)
@@ -64,19 +67,12 @@ unload:
 deps:
 	scripts/install-deps
 
-include scripts/tools.mk
-include tests/tool/tool.mk
-include tests/unit/unit.mk
-include tests/vm/vm.mk
-include tests/kbuild/kbuild.mk
-include tests/live/live.mk
-include packaging/pkg.mk
-include tests/fuzz/fuzz.mk
-include tests/bench/bench.mk
-include tests/soak/soak.mk
-include tests/badparam/badparam.mk
-include tests/layout/layout.mk
-include tests/kbuild/probes.mk
+# The build of cpt-plan, then each test suite's fragment, next to its tests
+# (tests/vm/vm.mk first: it brings the per-kernel loop of the others).
+include scripts/tools.mk tests/tool/tool.mk tests/unit/unit.mk tests/vm/vm.mk
+include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
+	tests/fuzz/fuzz.mk tests/bench/bench.mk tests/soak/soak.mk \
+	tests/badparam/badparam.mk tests/layout/layout.mk packaging/pkg.mk
 
 check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-vm \
 	test-badparam test-live test-unload test-soak

@@ -2,9 +2,10 @@
 #
 # make test-probes: what the kernel-interface probes (cpt/linux/probes)
 # found in each build of test-kbuild, against the answers written by hand
-# in tests/kbuild/probes.expected, for 6.1, 6.1-rt and 6.12.  They differ
-# between 6.1 and 6.12 in four probes, so each of those is seen to answer
-# both ways.
+# in tests/kbuild/probes.expected, for 6.1, 6.1-rt, 6.12, newest and
+# newest-rt.  Each probe that tells kernels apart is seen to answer both
+# ways: four differ between 6.1 and 6.12, and the namespace form between
+# 6.12 and newest (7.x).
 
 .PHONY: test-probes
 
@@ -12,4 +13,6 @@ test-probes: test-kbuild
 	@sh tests/kbuild/check-probes.sh tests/kbuild/probes.expected \
 		6.1=build/kbuild/$(KREL_61)/cptk_probes.h \
 		6.1-rt=build/kbuild/$(KREL_61RT)/cptk_probes.h \
-		6.12=build/kbuild/$(KREL_612)/cptk_probes.h
+		6.12=build/kbuild/$(KREL_612)/cptk_probes.h \
+		newest=build/kbuild/$(KREL_NEW)/cptk_probes.h \
+		newest-rt=build/kbuild/$(KREL_NEWRT)/cptk_probes.h

@@ -14,11 +14,8 @@
 # Run from the repository root; MAKE is the make to ask for the lists.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/report.sh 2>/dev/null || {
-	fails=0
-	pass() { echo "PASS $*"; }
-	fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-}
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 MAKE=${MAKE:-make}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -117,4 +114,4 @@ else
 	fail "layout: shellcheck not installed: run scripts/install-deps"
 fi
 
-[ "${fails:-0}" -eq 0 ]
+report_summary "test-layout:"

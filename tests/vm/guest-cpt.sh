@@ -237,6 +237,19 @@ if insmod ./cpt.ko 2>$TMP/insmod.err; then
 	fi
 	read_checks "defaults: table" $T
 	read_checks "defaults: distance" $D
+	# cpt-plan --emit pattern, written back, gives the table again.
+	if ./cpt-plan --sysfs /sys --emit pattern >$TMP/emit 2>$TMP/emit.err; then
+		cp $T $TMP/before
+		if cat $TMP/emit >$P/cpu_pattern 2>$TMP/w.err; then
+			same_file "defaults: cpu_pattern=\$(cpt-plan --emit pattern) ($(wc -c <$TMP/emit) bytes) gives the table again" $T $TMP/before
+		else
+			fail "defaults: writing the emitted pattern" "$(cat $TMP/emit $TMP/w.err)"
+		fi
+		echo >$P/cpu_pattern
+		same_file "defaults: an empty cpu_pattern gives the default table back" $T $TMP/before
+	else
+		fail "defaults: cpt-plan --emit pattern" "$(cat $TMP/emit.err)"
+	fi
 	if klog | grep -q 'cpt: .*partitions'; then
 		pass "dmesg has cpt's summary line: $(klog | grep 'cpt: .*partitions' | sed 's/^<[0-9]*>\[[ 0-9.]*\] //')"
 	else

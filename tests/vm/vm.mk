@@ -26,12 +26,13 @@ include tests/lib/kernels.mk
 
 VM_RUN		 = scripts/vm-run
 KO_OUT		 = build/ko
-# 6.1 / 6.1-rt / 6.12 aliases to releases.
-vm_rel		 = $(if $(filter 6.1,$(1)),$(KREL_61),$(if $(filter 6.12,$(1)),$(KREL_612),$(if $(filter 6.1-rt,$(1)),$(KREL_61RT),$(1))))
+# An alias (6.1, 6.1-rt, 6.12, newest, newest-rt: install-deps writes
+# $(CPT_KERNELS)/release-ALIAS) to its release; a release stays itself.
+vm_rel		 = $(or $(shell cat $(CPT_KERNELS)/release-$(1) 2>/dev/null),$(1))
 # Single-quote a make variable's value for the shell.
 vm_sq		 = '$(subst ','\'',$(1))'
 
-VM_KERNELS	?= 6.1 6.12 6.1-rt
+VM_KERNELS	?= 6.1 6.12 6.1-rt newest newest-rt
 VM_PROFILES	?=
 TOPOLOGY	?= 48,sockets=1,cores=24,threads=2
 KERNEL		?= 6.1
@@ -50,10 +51,9 @@ ko:
 # stage-tree copies only what changed, so Kbuild's own dependency tracking
 # rebuilds just that.
 $(KO_OUT)/%/.built: $(STAGE_MODULE) $(STAGE_TESTMODS)
-	@test -d /usr/src/linux-headers-$* || { echo "make ko: /usr/src/linux-headers-$* missing: run scripts/install-deps" >&2; exit 1; }
 	@$(STAGE) $(@D) $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "  KO      $(@D) (linux-headers-$*)"
-	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
+	@scripts/kmake $* --no-print-directory M=$(CURDIR)/$(@D) \
 		$(if $(STAGE_TESTMODS),CPT_TEST_MODULES=m) \
 		modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
@@ -64,7 +64,7 @@ $(KO_OUT)/%/.built: $(STAGE_MODULE) $(STAGE_TESTMODS)
 $(KO_OUT)/%/fault/.built: $(STAGE_MODULE)
 	@$(STAGE) $(@D) $(STAGE_MODULE)
 	@echo "  KO      $(@D) (linux-headers-$*, CPT_FAULT_INJECT=y)"
-	@$(MAKE) --no-print-directory -C /usr/src/linux-headers-$* M=$(CURDIR)/$(@D) \
+	@scripts/kmake $* --no-print-directory M=$(CURDIR)/$(@D) \
 		CPT_FAULT_INJECT=y modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building the test cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
 	@touch $@
