@@ -541,7 +541,7 @@ static int bench_mem(void)
 	size_t nc = t->nr_cpus, nn = t->nr_nodes, np = t->nr_parts;
 	size_t core = 0, glue = 0, mask = 0, req = 0, p;
 
-	/* The core table: cpt/core/plan.c alloc_table(). */
+	/* The core table: cpt/core/table.c alloc_table(). */
 #define CORE(ptr, n) do { \
 		core += mem_bytes(ptr, (n) * sizeof(*(ptr))); \
 		req += (n) * sizeof(*(ptr)); \
@@ -560,7 +560,7 @@ static int bench_mem(void)
 	CORE(t->node_part, nn);
 	CORE(t->node_distance, nn * nn);
 #undef CORE
-	/* The glue: cpt/linux/api.c cptk_tab_create(). */
+	/* The glue: cpt/linux/tab.c cptk_tab_create(). */
 	glue += mem_bytes(tab, sizeof(*tab));
 	glue += mem_bytes(tab->pattern, strlen(tab->pattern) + 1);
 	glue += mem_bytes(tab->part, (np + 1) * sizeof(*tab->part));
