@@ -309,7 +309,7 @@ static int do_mem(int argc, char **argv)
 			core += kbytes(lives[i].size);
 		}
 		/*
-		 * api.c cptk_tab_create(): kzalloc(struct cptab), kstrdup("")
+		 * tab.c cptk_tab_create(): kzalloc(struct cptab), kstrdup("")
 		 * of the pattern, kvcalloc(nr_parts + 1, struct cpt_part), one
 		 * zalloc_cpumask_var() per partition and for CPT_ANY
 		 * (CPUMASK_OFFSTACK: BITS_TO_LONGS(nr_cpu_ids) longs), and
