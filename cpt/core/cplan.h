@@ -132,6 +132,21 @@ void cplan_table_free(struct cplan_table *table);
  */
 bool cplan_table_equal(const struct cplan_table *a, const struct cplan_table *b);
 
+/*
+ * The distance of nodes @a and @b in the row-major @nr_nodes x @nr_nodes
+ * matrix @distance (struct cplan_topo, struct cplan_table): the larger of
+ * the two directions, since firmware tables need not be symmetric and a
+ * partition pair must read the same both ways.
+ */
+static inline int cplan_node_distance(const int *distance, int nr_nodes,
+				      int a, int b)
+{
+	int d1 = distance[a * nr_nodes + b];
+	int d2 = distance[b * nr_nodes + a];
+
+	return d1 > d2 ? d1 : d2;
+}
+
 /* The largest node distance between partitions @a and @b (both valid). */
 int cplan_table_distance(const struct cplan_table *table, int a, int b);
 

@@ -11,21 +11,6 @@
 
 #define CPLAN_INT_MAX	2147483647
 
-/*
- * The distance of nodes @a and @b in the row-major @nr_nodes x @nr_nodes
- * matrix @distance (struct cplan_topo, struct cplan_table): the larger of
- * the two directions, since firmware tables need not be symmetric and a
- * partition pair must read the same both ways.
- */
-static inline int cplan_node_distance(const int *distance, int nr_nodes,
-				      int a, int b)
-{
-	int d1 = distance[a * nr_nodes + b];
-	int d2 = distance[b * nr_nodes + a];
-
-	return d1 > d2 ? d1 : d2;
-}
-
 /* A key that orders by node first: (node, core key) or (node, L3 key). */
 static inline long long cplan_pair_key(int node, int key)
 {

@@ -82,23 +82,20 @@ static int cptk_alloc_parts(struct cptab *tab)
 }
 
 /*
- * Largest node distance between the nodes of @p1 and @p2, both ways round,
- * as cplan_table_distance() measures it (an asymmetric SLIT stays symmetric).
+ * Largest node distance between the nodes of @p1 and @p2, as
+ * cplan_table_distance() measures it (cplan_node_distance()).
  */
 static int cptk_span(const struct cplan_table *table, const struct cptk_part *p1,
-		    const struct cptk_part *p2)
+		     const struct cptk_part *p2)
 {
-	const int *dist = table->node_distance;
-	int nn = table->nr_nodes;
-	int i, j, x, y, d = 0;
+	int i, j, d = 0;
 
-	for (i = 0; i < p1->nr_nodes; i++) {
-		for (j = 0; j < p2->nr_nodes; j++) {
-			x = p1->nodes[i];
-			y = p2->nodes[j];
-			d = max3(d, dist[x * nn + y], dist[y * nn + x]);
-		}
-	}
+	for (i = 0; i < p1->nr_nodes; i++)
+		for (j = 0; j < p2->nr_nodes; j++)
+			d = max(d, cplan_node_distance(table->node_distance,
+						       table->nr_nodes,
+						       p1->nodes[i],
+						       p2->nodes[j]));
 	return d;
 }
 
