@@ -34,33 +34,95 @@
 #endif
 
 /*
+ * cptk_cpuid_llc_shift() - log2 of the APIC ids that share the last level
+ * cache, from CPUID, or -1
+ *
+ * For x86 kernels that export no LLC id (5.10 has cpu_llc_id, per-cpu but
+ * not exported).  The deterministic cache parameters leaf (4 on Intel,
+ * 0x8000001D on AMD and Hygon with TOPOEXT) lists the caches of the CPU
+ * that runs it; the last level is the one with the highest level, and its
+ * EAX[25:14] + 1 logical CPUs share it.  Their APIC ids differ only in the
+ * low bits that count them, rounded up to a power of two, so apicid >>
+ * shift is equal exactly for the CPUs of one cache: the derivation the
+ * kernel's own cacheinfo makes of cpu_llc_id.  The leaf is read on the
+ * calling CPU and taken to hold for all CPUs, as is true of every CPU
+ * whose cores all have the same L3 (not of hybrid parts, which have one
+ * L3 anyway).
+ */
+#if defined(CONFIG_X86) && !defined(CPTK_HAVE_PER_CPU_LLC_ID) && \
+	!defined(CPTK_HAVE_GET_LLC_ID)
+#ifndef CPTK_HAVE_CPU_DATA_APICID
+#error "cpt: this x86 kernel has no LLC id for modules: neither per_cpu_llc_id(), an exported get_llc_id(), nor cpu_data().apicid"
+#endif
+#define CPTK_LLC_FROM_CPUID	1
+#include <linux/log2.h>
+
+static inline int cptk_cpuid_llc_shift(void)
+{
+	unsigned int leaf, i, eax, ebx, ecx, edx, level, top = 0, share = 0;
+	u8 vendor = boot_cpu_data.x86_vendor;
+
+	if (vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 4)
+		leaf = 4;
+	else if ((vendor == X86_VENDOR_AMD || vendor == X86_VENDOR_HYGON) &&
+		 boot_cpu_has(X86_FEATURE_TOPOEXT))
+		leaf = 0x8000001d;
+	else
+		return -1;
+	/* Subleaves end at the first of cache type 0; 16 is beyond any CPU. */
+	for (i = 0; i < 16; i++) {
+		cpuid_count(leaf, i, &eax, &ebx, &ecx, &edx);
+		if (!(eax & 0x1f))
+			break;
+		level = (eax >> 5) & 0x7;
+		if (level >= top) {
+			top = level;
+			share = ((eax >> 14) & 0xfff) + 1;
+		}
+	}
+	return share ? order_base_2(share) : -1;
+}
+#endif
+
+/*
  * cptk_compat_llc_id() - opaque id of the last level cache of an online CPU
  * @cpu: an online CPU
+ * @shift: what cptk_compat_llc_prepare() returned
  *
  * Returns a non-negative id, equal for CPUs that share their L3, or -1 when
  * the kernel does not tell (which the planner reads as one L3 per node).
  *
- * x86 kernels up to 6.6 export get_llc_id() (GPL).  The x86 topology
- * rework of 6.7 moved the id into cpu_info.topo and replaced the function
- * by the inline per_cpu_llc_id(), which reads the exported per-cpu
- * cpu_info.  Both return BAD_APICID when CPUID gave no cache information.
- * Other architectures export no LLC id to modules (cacheinfo and
- * cpu_coregroup_mask are not exported), so they get "unknown".
+ * x86 kernels up to 6.6 export get_llc_id() (GPL), from 5.15 or so; 5.10
+ * exports none, and the id comes from CPUID (cptk_cpuid_llc_shift()).  The
+ * x86 topology rework of 6.7 moved the id into cpu_info.topo and replaced
+ * the function by the inline per_cpu_llc_id(), which reads the exported
+ * per-cpu cpu_info.  Both return BAD_APICID when CPUID gave no cache
+ * information.  Other architectures export no LLC id to modules
+ * (cacheinfo and cpu_coregroup_mask are not exported), so they get
+ * "unknown".
  */
-#if defined(CONFIG_X86) && !defined(CPTK_HAVE_PER_CPU_LLC_ID) && \
-	!defined(CPTK_HAVE_GET_LLC_ID)
-#error "cpt: this x86 kernel has neither per_cpu_llc_id() nor an exported get_llc_id(): no L3 id"
+static inline int cptk_compat_llc_prepare(void)
+{
+#ifdef CPTK_LLC_FROM_CPUID
+	return cptk_cpuid_llc_shift();
+#else
+	return 0;
 #endif
+}
 
-static inline int cptk_compat_llc_id(unsigned int cpu)
+static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
 {
 #ifdef CONFIG_X86
 	u32 id;
 
-#ifdef CPTK_HAVE_PER_CPU_LLC_ID
+#if defined(CPTK_HAVE_PER_CPU_LLC_ID)
 	id = per_cpu_llc_id(cpu);
-#else
+#elif defined(CPTK_HAVE_GET_LLC_ID)
 	id = get_llc_id(cpu);
+#else
+	if (shift < 0)
+		return -1;
+	id = cpu_data(cpu).apicid >> shift;
 #endif
 	if (id == BAD_APICID || id > INT_MAX)
 		return -1;

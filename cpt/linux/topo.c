@@ -25,8 +25,11 @@ static int cptk_read_node(unsigned int cpu)
 	return node;
 }
 
-/* The caller holds the hotplug lock, so the sibling masks are stable. */
-static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu)
+/*
+ * The caller holds the hotplug lock, so the sibling masks are stable.
+ * @llc_shift is what cptk_compat_llc_prepare() returned.
+ */
+static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu, int llc_shift)
 {
 	unsigned int first = cpumask_first(topology_sibling_cpumask(cpu));
 	int package = topology_physical_package_id(cpu);
@@ -39,7 +42,7 @@ static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu)
 	c->core = first < nr_cpu_ids ? first : cpu;
 	c->package = package >= 0 ? package : 0;
 	c->node = cptk_read_node(cpu);
-	c->llc = cptk_compat_llc_id(cpu);
+	c->llc = cptk_compat_llc_id(cpu, llc_shift);
 	if (c->llc < 0)
 		c->llc = CPLAN_NONE;
 	c->online = true;
@@ -78,14 +81,16 @@ struct cplan_topo *cptk_topo_snapshot(int dying)
 {
 	struct cplan_topo *topo;
 	unsigned int cpu;
+	int llc_shift;
 
 	topo = cplan_topo_alloc(nr_cpu_ids, nr_node_ids);
 	if (!topo)
 		return NULL;
 
+	llc_shift = cptk_compat_llc_prepare();
 	for_each_online_cpu(cpu)
 		if ((int)cpu != dying)
-			cptk_read_cpu(&topo->cpu[cpu], cpu);
+			cptk_read_cpu(&topo->cpu[cpu], cpu, llc_shift);
 	cptk_read_nodes(topo);
 	return topo;
 }
