@@ -5,8 +5,8 @@
 #   make            build cpt.ko against KDIR
 #   make tools      build scripts/cpt-plan
 #   make run        install what is missing, build, boot the seed topology
-#   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 6.1, 6.1-rt,
-#                   6.12), man, install, dkms, VM matrix, bad parameters,
+#   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 5.10, 6.1, 6.12,
+#                   7.x and their rt), man, install, dkms, VM matrix, bad parameters,
 #                   live tuning, unload under hotplug, short soak
 #
 ifneq ($(KERNELRELEASE),)
@@ -14,6 +14,9 @@ include $(src)/Kbuild
 else
 
 CPT_KERNELS	?= /var/cache/cpt/kernels
+# Debian 11's 5.10, built in its bullseye chroot.
+KREL_510	 = $(shell cat $(CPT_KERNELS)/release-5.10 2>/dev/null)
+KREL_510RT	 = $(shell cat $(CPT_KERNELS)/release-5.10-rt 2>/dev/null)
 KREL_61		 = $(shell cat $(CPT_KERNELS)/release-6.1 2>/dev/null)
 KREL_612	 = $(shell cat $(CPT_KERNELS)/release-6.12 2>/dev/null)
 KREL_61RT	 = $(shell cat $(CPT_KERNELS)/release-6.1-rt 2>/dev/null)

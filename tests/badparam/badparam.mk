@@ -6,12 +6,12 @@
 # target of tests/vm/vm.mk (through ko_kernels of tests/lib/kernels.mk) and
 # build/cpt-plan.static of scripts/tools.mk.
 #
-#   make test-badparam                        6.1, 6.12, 6.1-rt, newest, newest-rt
+#   make test-badparam                        5.10, 5.10-rt, 6.1, 6.12, 6.1-rt, newest, newest-rt
 #   make test-badparam BADPARAM_KERNELS=6.12
 #
 # About 1.5 minutes per kernel on a 2-core host; logs in build/badparam/
 
-BADPARAM_KERNELS ?= 6.1 6.12 6.1-rt newest newest-rt
+BADPARAM_KERNELS ?= 5.10 5.10-rt 6.1 6.12 6.1-rt newest newest-rt
 
 .PHONY: test-badparam
 

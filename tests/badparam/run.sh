@@ -5,7 +5,8 @@
 #
 #   tests/badparam/run.sh [KERNEL...]
 #
-# For each kernel (6.1, 6.12 and 6.1-rt by default) boots one guest with
+# For each kernel (6.1, 6.12 and 6.1-rt by default) boots one guest, two
+# at a time (SUITE_JOBS), with
 # scripts/vm-run --no-build (cpt.ko and cpt-plan must be built: make
 # test-badparam does it) over 4 CPUs (2 sockets of one core of 2 threads)
 # in 2 nodes and a memory-only third node, with slub_debug=FZPU and
@@ -44,10 +45,15 @@ nsysctl=0
 nfail=0
 t_all=$(date +%s)
 for k in $kernels; do
-	log=$OUT/$k.log
-	suite_boot "$log" --kernel "$k" --smp "$SMP" --nodes "$NODES" \
+	rm -f "$OUT/$k.log.boot"
+	suite_start "$OUT/$k.log" --kernel "$k" --smp "$SMP" --nodes "$NODES" \
 		--dist "$DIST" --append "$APPEND" --timeout "$LIMIT" \
 		--add tests/badparam/cases -- ./guest-badparam.sh /cpt/cases
+done
+suite_wait
+for k in $kernels; do
+	log=$OUT/$k.log
+	suite_result "$log"
 	grep -a "^FAIL: " "$log" | sed "s/^/$k: /"
 	sum=$(grep -a "^badparam: " "$log" | tail -n 1)
 	f=0

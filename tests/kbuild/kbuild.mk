@@ -2,19 +2,22 @@
 #
 # make test-kbuild: build cpt.ko and the test modules (tests/modules) with
 # W=1 (extra compiler warnings) and C=1 (sparse) against the Debian 6.1,
-# 6.1 PREEMPT_RT and 6.12 headers, and the newest trixie-backports kernel
-# and its PREEMPT_RT flavour (built in their chroot by scripts/kmake), each
-# in its own copy of the sources under build/kbuild/RELEASE, and fail on any
-# warning, modpost's included.  The log of each build is
-# build/kbuild/RELEASE.log.  trixie's sparse (0.6.4) cannot parse the 7.x
-# headers (__typeof_unqual__): for those the kernel's Makefile turns C=1
-# off itself, and says so in the log.
+# 6.1 PREEMPT_RT and 6.12 headers, Debian 11's 5.10 and 5.10 PREEMPT_RT
+# and the newest trixie-backports kernel and its PREEMPT_RT flavour (those
+# four built in their suite's chroot by scripts/kmake), each in its own
+# copy of the sources under build/kbuild/RELEASE, and fail on any warning,
+# modpost's included, and when sparse did not run (no CHECK line: the 7.x
+# Makefile turns C=1 off for a sparse that cannot parse its headers, which
+# is why install-deps puts sid's sparse in the trixie chroot).  The log of
+# each build is build/kbuild/RELEASE.log.
 #
 # KBUILD_RELEASES overrides the kernels, e.g.
 #   make test-kbuild KBUILD_RELEASES=6.12.117+deb12-amd64
 
 # A missing release file must fail the test, not shrink it to one kernel.
-KBUILD_RELEASES	?= $(or $(KREL_61),missing-release-6.1) \
+KBUILD_RELEASES	?= $(or $(KREL_510),missing-release-5.10) \
+		   $(or $(KREL_510RT),missing-release-5.10-rt) \
+		   $(or $(KREL_61),missing-release-6.1) \
 		   $(or $(KREL_61RT),missing-release-6.1-rt) \
 		   $(or $(KREL_612),missing-release-6.12) \
 		   $(or $(KREL_NEW),missing-release-newest) \
@@ -41,6 +44,8 @@ $(KBUILD_TESTS): test-kbuild-%:
 		echo "test-kbuild: $*: build failed ($$rc)" >&2; exit 1; fi; \
 	if grep -iE 'warning:|error:' $(KBUILD_OUT)/$*.log; then \
 		echo "test-kbuild: $*: warnings (log: $(KBUILD_OUT)/$*.log)" >&2; exit 1; fi; \
+	grep -q '^  CHECK ' $(KBUILD_OUT)/$*.log || { \
+		echo "test-kbuild: $*: sparse did not run (C=1 turned off? log: $(KBUILD_OUT)/$*.log)" >&2; exit 1; }; \
 	for m in cpt.ko tests/modules/cpt_consumer.ko \
 		 tests/modules/cpt_live_consumer.ko; do \
 		test -f $(KBUILD_OUT)/$*/$$m || { echo "test-kbuild: $*: $$m not built" >&2; exit 1; }; \

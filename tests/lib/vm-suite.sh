@@ -10,6 +10,11 @@
 #                              prefix of a guest command
 #   suite_boot LOG ARGS...     scripts/vm-run --no-build ARGS... >LOG 2>&1;
 #                              sets BOOT_RC and BOOT_SECS
+#   suite_start LOG ARGS...    suite_boot in the background, at most
+#                              $SUITE_JOBS (default 2) at a time: when that
+#                              many run, waits for them all first
+#   suite_wait                 wait for every suite_start
+#   suite_result LOG           BOOT_RC and BOOT_SECS of a suite_start
 #   suite_verdict LABEL LOG DONE NFAIL
 #                              add the failures that are not the guest's
 #                              FAIL lines to NFAIL: no line matching the ERE
@@ -39,6 +44,31 @@ suite_boot() {
 	BOOT_RC=$?
 	# shellcheck disable=SC2034 # read by the suites
 	BOOT_SECS=$(($(date +%s) - _t))
+}
+
+# Two guests at a time suit a 2-core host: a guest that loads modules or
+# reads files mostly keeps one vCPU busy.
+_suite_running=0
+suite_start() {
+	if [ "$_suite_running" -ge "${SUITE_JOBS:-2}" ]; then
+		wait
+		_suite_running=0
+	fi
+	(
+		suite_boot "$@"
+		echo "$BOOT_RC $BOOT_SECS" >"$1.boot"
+	) &
+	_suite_running=$((_suite_running + 1))
+}
+
+suite_wait() {
+	wait
+	_suite_running=0
+}
+
+suite_result() {
+	# shellcheck disable=SC2034 # read by the suites
+	read -r BOOT_RC BOOT_SECS <"$1.boot" 2>/dev/null || { BOOT_RC=125 BOOT_SECS=0; }
 }
 
 suite_verdict() {

@@ -461,6 +461,17 @@ numa2x2) # 16 CPUs: 2 nodes (0-7, 8-15, distance 21), 2 L3 dies each
 2\t: 0:21 1:21 2:10 3:10
 3\t: 0:21 1:21 2:10 3:10
 "
+	# 3 partitions per node: L3-aligned, die 0 (2 cores) gets 2 and die 1
+	# one.  A kernel whose L3 id cpt cannot read (one L3 per node) would
+	# give runs of 2, 1 and 1 cores: 0-3, 4-5, 6-7.
+	expect_text "numa2x2 npartitions=6 follows the L3 dies" "npartitions=6" \
+"0\t: 0 1
+1\t: 2 3
+2\t: 4 5 6 7
+3\t: 8 9
+4\t: 10 11
+5\t: 12 13 14 15
+"
 	expect_text "numa2x2 cpu_pattern=N" "cpu_pattern=N" "$(rows 2 8)" \
 "0\t: 0:10 1:21
 1\t: 0:21 1:10

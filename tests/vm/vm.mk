@@ -26,13 +26,13 @@ include tests/lib/kernels.mk
 
 VM_RUN		 = scripts/vm-run
 KO_OUT		 = build/ko
-# An alias (6.1, 6.1-rt, 6.12, newest, newest-rt: install-deps writes
+# An alias (5.10, 5.10-rt, 6.1, 6.1-rt, 6.12, newest, newest-rt: install-deps writes
 # $(CPT_KERNELS)/release-ALIAS) to its release; a release stays itself.
 vm_rel		 = $(or $(shell cat $(CPT_KERNELS)/release-$(1) 2>/dev/null),$(1))
 # Single-quote a make variable's value for the shell.
 vm_sq		 = '$(subst ','\'',$(1))'
 
-VM_KERNELS	?= 6.1 6.12 6.1-rt newest newest-rt
+VM_KERNELS	?= 5.10 5.10-rt 6.1 6.12 6.1-rt newest newest-rt
 VM_PROFILES	?=
 TOPOLOGY	?= 48,sockets=1,cores=24,threads=2
 KERNEL		?= 6.1
