@@ -42,8 +42,8 @@ struct cplan_pattern {
 	int *cpu_part;		/* [nr_cpus] from CPU lists, or CPLAN_NONE */
 	int *node_part;		/* [nr_nodes] from node lists, or CPLAN_NONE */
 	bool *excluded;		/* [nr_cpus] from X[LIST] */
-	int *core_drop;		/* [nr_cpus] offset of the C[LIST] naming core
-				 * ordinal k, or -1 */
+	int *core_drop;		/* [nr_cpus] offset of the C[LIST] naming the
+				 * k-th core of every node, or -1 */
 	int core_drop_offset;	/* offset of the first C[LIST], or -1 */
 };
 

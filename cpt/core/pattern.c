@@ -148,7 +148,7 @@ static int check_exists(struct parser *p, enum list_kind kind, int v, int off)
 	case LIST_CORES:
 		if (v >= topo->nr_cpus)
 			return parse_error(p, -ENODEV, off,
-					   "core %d does not exist", v);
+					   "core %d does not exist on any node", v);
 		return 0;
 	case LIST_CPUS:
 	case LIST_EXCLUDE:

@@ -22,6 +22,8 @@ struct plan {
 
 	int nr_cores;
 	int *cpu_core;		/* [nr_cpus] core ordinal, or -1 if offline */
+	int *cpu_node_core;	/* [nr_cpus] its core's rank in its node, or -1 */
+	int max_node_cores;	/* cores of the node that has the most */
 	int *cpu_dom;		/* [nr_cpus] L3 domain, or -1 if offline */
 	int *core_first;	/* [nr_cores + 1] into core_cpu */
 	int *core_cpu;		/* online CPUs by core, ascending */
@@ -109,8 +111,8 @@ struct view_slot {
 	int len;
 };
 
-#define VIEW_CPU_SLOTS	3
-#define VIEW_SLOTS	19
+#define VIEW_CPU_SLOTS	4
+#define VIEW_SLOTS	20
 
 static void view_slots(struct plan *pl, struct view_slot *slot)
 {
@@ -120,7 +122,7 @@ static void view_slots(struct plan *pl, struct view_slot *slot)
 	int scratch = (nc > nn ? nc : nn) + (nd > nc ? nd : 0) + 1;
 	const struct view_slot list[VIEW_SLOTS] = {
 		{ &pl->cpu_core, ncpu }, { &pl->cpu_dom, ncpu },
-		{ &pl->cpu_part, ncpu },
+		{ &pl->cpu_part, ncpu }, { &pl->cpu_node_core, ncpu },
 		{ &pl->core_first, nc + 1 }, { &pl->core_cpu, ncpu },
 		{ &pl->core_dom, nc }, { &pl->core_active, nc },
 		{ &pl->dom_node, nd }, { &pl->dom_first, nd + 1 },
@@ -217,6 +219,28 @@ static void link_view(struct plan *pl)
 		pl->nr_active_nodes += !!pl->node_cpus[i];
 }
 
+/*
+ * The rank of every core among the cores of its node, in core order (by
+ * lowest CPU), X[...] CPUs included as in the ordinals: what C[k] names.
+ * A core is one (node, core key) pair, so it lies in one node.
+ */
+static void rank_node_cores(struct plan *pl)
+{
+	const struct cplan_topo *topo = pl->topo;
+	int *seen = pl->weight;		/* scratch, nr_nodes + 1 at least */
+	int c, i, node;
+
+	for (i = 0; i < topo->nr_nodes; i++)
+		seen[i] = 0;
+	for (c = 0; c < pl->nr_cores; c++) {
+		node = topo->cpu[pl->core_cpu[pl->core_first[c]]].node;
+		for (i = pl->core_first[c]; i < pl->core_first[c + 1]; i++)
+			pl->cpu_node_core[pl->core_cpu[i]] = seen[node];
+		if (++seen[node] > pl->max_node_cores)
+			pl->max_node_cores = seen[node];
+	}
+}
+
 static int build_view(struct plan *pl)
 {
 	const struct cplan_topo *topo = pl->topo;
@@ -232,6 +256,7 @@ static int build_view(struct plan *pl)
 		pl->cpu_core[cpu] = -1;
 		pl->cpu_dom[cpu] = -1;
 		pl->cpu_part[cpu] = CPLAN_NONE;
+		pl->cpu_node_core[cpu] = -1;
 		if (topo->cpu[cpu].online)
 			online[n++] = cpu;
 	}
@@ -239,8 +264,10 @@ static int build_view(struct plan *pl)
 	ret = rank_cpus(pl, online, n);
 	if (!ret)
 		ret = alloc_view(pl, VIEW_CPU_SLOTS, VIEW_SLOTS);
-	if (!ret)
+	if (!ret) {
 		link_view(pl);
+		rank_node_cores(pl);
+	}
 out:
 	cplan_free(online);
 	return ret;
@@ -564,22 +591,31 @@ static void place_lists(struct plan *pl)
 	pl->nr_parts = pat->nr_parts;
 }
 
-/* C[LIST]: take whole cores out of every partition, after placement. */
+/*
+ * C[LIST]: take whole cores out of every partition, after placement.  C[k]
+ * is the k-th core of every node; a node with fewer cores has nothing to
+ * give, and only a k that no node has is an error.
+ */
+static bool core_dropped(const struct plan *pl, int cpu)
+{
+	int k = pl->cpu_node_core[cpu];
+
+	return k >= 0 && pl->pat->core_drop[k] >= 0;
+}
+
 static int drop_cores(struct plan *pl)
 {
 	const struct cplan_pattern *pat = pl->pat;
-	int k, i;
+	int k, cpu;
 
-	for (k = 0; k < pl->topo->nr_cpus; k++) {
-		if (pat->core_drop[k] < 0)
-			continue;
-		if (k >= pl->nr_cores)
+	for (k = pl->max_node_cores; k < pl->topo->nr_cpus; k++)
+		if (pat->core_drop[k] >= 0)
 			return plan_error(pl, -ENODEV, pat->core_drop[k],
-					  "core %d does not exist (%d cores online)",
-					  k, pl->nr_cores);
-		for (i = pl->core_first[k]; i < pl->core_first[k + 1]; i++)
-			pl->cpu_part[pl->core_cpu[i]] = CPLAN_NONE;
-	}
+					  "core %d does not exist on any node (the largest has %d cores online)",
+					  k, pl->max_node_cores);
+	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++)
+		if (core_dropped(pl, cpu))
+			pl->cpu_part[cpu] = CPLAN_NONE;
 	return 0;
 }
 
@@ -667,8 +703,7 @@ static struct cplan_table *build_table(struct plan *pl)
 			barred[cpu] = plan_barred(pl, cpu);
 			/* a thread of a core that C[...] dropped */
 			core_barred[cpu] = barred[cpu] &&
-					   pl->cpu_core[cpu] >= 0 &&
-					   pat->core_drop[pl->cpu_core[cpu]] >= 0;
+					   core_dropped(pl, cpu);
 			node[cpu] = topo->cpu[cpu].online ? topo->cpu[cpu].node :
 							    CPLAN_NONE;
 		}

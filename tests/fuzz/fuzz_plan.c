@@ -541,9 +541,9 @@ static void check_format(const struct cplan_table *tb, struct rng *r)
  * S6: an accepted pattern means what doc/planner.md says.  A reference
  * reading of the (well-formed, since accepted) pattern gives, for every
  * online CPU, its partition with ID[LIST] items, or whether it is placed
- * at all without them: X[...] CPUs and the threads of C[...] core ordinals
- * never are, every other listed CPU (or CPU of a listed node) is, in the
- * partition its list names.
+ * at all without them: X[...] CPUs and the threads of the cores C[...]
+ * names (C[k]: the k-th core of every node) never are, every other listed
+ * CPU (or CPU of a listed node) is, in the partition its list names.
  */
 struct ref {
 	const struct cplan_topo *t;
@@ -553,7 +553,7 @@ struct ref {
 	int *cpu_part;		/* [nr_cpus] from CPU lists */
 	int *node_part;		/* [nr_nodes] from node lists */
 	bool *excluded;		/* [nr_cpus] */
-	bool *dropped;		/* [nr_cpus] core ordinals */
+	bool *dropped;		/* [nr_cpus] by rank of the core in its node */
 };
 
 static void ref_space(struct ref *rf)
@@ -682,7 +682,7 @@ static void check_pattern_meaning(const struct cplan_topo *t,
 
 		if (!c->online)
 			continue;
-		if (rf.excluded[cpu] || rf.dropped[v.ord[cpu]])
+		if (rf.excluded[cpu] || rf.dropped[v.node_ord[cpu]])
 			want = CPLAN_NONE;
 		else if (!rf.nr_parts)
 			want = -2;	/* placed, somewhere */
@@ -692,8 +692,8 @@ static void check_pattern_meaning(const struct cplan_topo *t,
 			want = rf.cpu_part[cpu];
 		if (want == -2)
 			FZ_CHECK(tb->cpu_part[cpu] != CPLAN_NONE,
-				 "S6: CPU %d (not excluded, core %d not dropped) left out",
-				 cpu, v.ord[cpu]);
+				 "S6: CPU %d (not excluded, core %d of node %d not dropped) left out",
+				 cpu, v.node_ord[cpu], c->node);
 		else
 			FZ_CHECK(tb->cpu_part[cpu] == want,
 				 "S6: CPU %d in partition %d, the pattern says %d",

@@ -195,6 +195,12 @@ SEEDS = [
     ('xeon', b'0[0-3] 1[4-7]', {'flags': 0x80, 'seed': 7}, 'nomem-lists'),
     ('chaos', b'', {'flags': 0x80 | 0x05, 'seed': 8}, 'nomem-hotplug'),
     ('holes', b'', {'flags': 0x80 | 0x01, 'seed': 9}, 'nomem-hotplug'),
+    # C[k]: the k-th core of every node (new seeds last: stable names)
+    ('qemu2', b'C[0]', {}, 'C-per-node'),
+    ('qemu2', b'N C[1,3]', {}, 'N-C-per-node'),
+    ('quad', b'N C[2]', {}, 'N-C-short-nodes'),
+    ('quad', b'X[0] C[0]', {'rounds': 2}, 'X-C-per-node'),
+    ('quad', b'C[3]', {}, 'C-no-node-has'),
 ]
 
 

@@ -203,7 +203,7 @@ fails "pattern: trailing garbage" 1 "$PAT" --lscpu $XEON --pattern '0[0] zz'
 fails "pattern: unexpected character" 1 "$PAT" --lscpu $XEON --pattern '0[0;1]'
 fails "pattern: negative number" 1 "$PAT" --lscpu $XEON --pattern '0[-1]'
 fails "pattern: CPU 48 does not exist" 1 "$PAT" --lscpu $XEON --pattern '0[48]'
-fails "pattern: core ordinal 24 does not exist" 1 "$PAT" --lscpu $XEON --pattern 'C[24]'
+fails "pattern: core 24 does not exist" 1 "$PAT" --lscpu $XEON --pattern 'C[24]'
 fails "pattern: node 1 does not exist" 1 "$PAT" --lscpu $XEON --pattern 'N 0[1]'
 fails "pattern: number overflow" 1 "$PAT" --lscpu $XEON --pattern '0[2147483648]'
 fails "pattern: 2147483647 is a CPU that does not exist" 1 "$PAT" --lscpu $XEON --pattern '0[2147483647]'
@@ -305,6 +305,10 @@ for n in 1 8 9 15; do
 done
 expect "sysfs 2node-offline: -n 1 --distance (21 inside)" $E/2node.n1-distance - --sysfs $S2 -n 1 --distance
 expect "sysfs 2node-offline: pattern N (memory-only node 2 skipped)" $E/2node.N - --sysfs $S2 --pattern N
+expect "sysfs 2node-offline: C[0] is the first core of each node" $E/2node.p-c0 - --sysfs $S2 --pattern 'C[0]'
+expect "lscpu 2node-offline: C[0] equals sysfs" $E/2node.p-c0 - --lscpu $F/2node-offline.lscpu --pattern 'C[0]'
+expect "sysfs 2node-offline: C[3] is the last core of each node" $E/2node.p-c3 - --sysfs $S2 --pattern 'C[3]'
+fails "sysfs 2node-offline: no node has a core 4" 1 "$PAT" --sysfs $S2 --pattern 'C[4]'
 fails "sysfs 2node-offline: N 0[2] (node without CPUs)" 1 "$PAT" --sysfs $S2 --pattern 'N 0[2]'
 fails "sysfs 2node-offline: CPU 13 is offline" 1 "$PAT" --sysfs $S2 --pattern '0[13]'
 fails "sysfs 2node-offline: -n 16 > online CPUs" 1 '.+' --sysfs $S2 -n 16

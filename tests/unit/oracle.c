@@ -133,6 +133,29 @@ static void model_domains(struct oracle_topo *m, const struct cplan_topo *t,
 	}
 }
 
+/* C[k] is the k-th core of every node, X[...] included (doc/planner.md). */
+static void model_node_ranks(struct oracle_topo *m, const struct cplan_topo *t)
+{
+	int *rank = xcalloc(m->nr_cores, sizeof(int));
+	int *seen = xcalloc(t->nr_nodes, sizeof(int));
+	int c, o;
+
+	m->node_ord = xcalloc(t->nr_cpus, sizeof(int));
+	for (o = 0; o < m->nr_cores; o++)
+		rank[o] = -1;
+	for (c = 0; c < t->nr_cpus; c++) {
+		m->node_ord[c] = -1;
+		if (!t->cpu[c].online)
+			continue;
+		o = m->ord[c];
+		if (rank[o] < 0)	/* @c is the core's lowest CPU */
+			rank[o] = seen[t->cpu[c].node]++;
+		m->node_ord[c] = rank[o];
+	}
+	free(rank);
+	free(seen);
+}
+
 void oracle_topo_init(struct oracle_topo *m, const struct cplan_topo *t)
 {
 	bool *has = xcalloc(t->nr_nodes, sizeof(bool));
@@ -156,6 +179,7 @@ void oracle_topo_init(struct oracle_topo *m, const struct cplan_topo *t)
 		has[t->cpu[c].node] = true;
 	}
 	model_domains(m, t, raw);
+	model_node_ranks(m, t);
 	for (n = 0; n < t->nr_nodes; n++)
 		m->nr_cpu_nodes += has[n];
 	free(has);
@@ -164,8 +188,8 @@ void oracle_topo_init(struct oracle_topo *m, const struct cplan_topo *t)
 
 void oracle_topo_free(struct oracle_topo *m)
 {
-	int **arrays[] = { &m->ord, &m->dom, &m->core_threads, &m->core_dom,
-			   &m->dom_node, &m->dom_cores };
+	int **arrays[] = { &m->ord, &m->node_ord, &m->dom, &m->core_threads,
+			   &m->core_dom, &m->dom_node, &m->dom_cores };
 	size_t i;
 
 	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)

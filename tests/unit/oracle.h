@@ -33,6 +33,8 @@ struct oracle_topo {
 	int nr_cpu_nodes;	/* nodes with an online CPU */
 	int nr_doms;		/* distinct (node, L3 key) of online CPUs */
 	int *ord;		/* per CPU: core ordinal (by lowest CPU), or -1 */
+	int *node_ord;		/* per CPU: its core's rank among the cores of
+				 * its node (by lowest CPU): what C[k] names */
 	int *dom;		/* per CPU: L3 domain of its core, or -1 */
 	int *core_threads;	/* per ordinal: online CPUs */
 	int *core_dom;		/* per ordinal: the domain of its lowest CPU */

@@ -351,8 +351,8 @@ static void test_s7_nomem_has_a_message(void **state)
 	empty = plan_every_failure(t, 0, NULL);
 	ctx("S7: the same with npartitions=2");
 	empty += plan_every_failure(t, 2, NULL);
-	ctx("S7: the same with N 0[0,1] 1[2] X[2] C[0]");
-	empty += plan_every_failure(t, 0, "N 0[0,1] 1[2] X[2] C[0]");
+	ctx("S7: the same with N 0[0,1] 1[2] X[2] C[1]");
+	empty += plan_every_failure(t, 0, "N 0[0,1] 1[2] X[2] C[1]");
 	if (empty)
 		known(NULL, t, "S7: -ENOMEM from group_nodes() leaves err.msg empty");
 	cplan_topo_free(t);

@@ -301,8 +301,6 @@ static void test_X(void **state)
 static void test_C(void **state)
 {
 	struct sbuf sb = { 0 };
-	struct cplan_topo *t;
-	struct cplan_table *tb;
 	int i;
 
 	(void)state;
@@ -348,17 +346,86 @@ static void test_C(void **state)
 	}
 	pat_is(fx_xeon8160, 0, "X[0-3,24-27] C[4]", sb.s, 0);
 	sb_free(&sb);
-	/* EPYC: ordinal 0 = CPUs 0 and 128 */
-	t = fx_epyc_nps4();
+}
+
+/*
+ * C[k] is the k-th core of every node (doc/planner.md), not the k-th of the
+ * machine: each case below has a core that the machine-wide ordinal would
+ * have kept or removed the other way.
+ */
+static void test_C_per_node(void **state)
+{
+	(void)state;
+	/* dual20: cores 0, 1 of node 0 are CPUs 0/40, 1/41, of node 1
+	 * 20/60, 21/61; C[0] empties neither partition 0 nor 10 */
+	pat_is(fx_dual20, 0, "C[0]",
+	       "0\t: 1 41\n1\t: 2 3 42 43\n2\t: 4 5 44 45\n"
+	       "3\t: 6 7 46 47\n4\t: 8 9 48 49\n5\t: 10 11 50 51\n"
+	       "6\t: 12 13 52 53\n7\t: 14 15 54 55\n8\t: 16 17 56 57\n"
+	       "9\t: 18 19 58 59\n10\t: 21 61\n11\t: 22 23 62 63\n"
+	       "12\t: 24 25 64 65\n13\t: 26 27 66 67\n"
+	       "14\t: 28 29 68 69\n15\t: 30 31 70 71\n"
+	       "16\t: 32 33 72 73\n17\t: 34 35 74 75\n"
+	       "18\t: 36 37 76 77\n19\t: 38 39 78 79\n", 0);
+	/* a range, and the same as a list: cores 1 and 2 of each node */
+	pat_is(fx_dual20, 0, "C[1-2] 0[0-3,40-43] 1[20-23,60-63]",
+	       "0\t: 0 3 40 43\n1\t: 20 23 60 63\n", 0);
+	pat_is(fx_dual20, 0, "0[0-3,40-43] 1[20-23,60-63] C[1,2]",
+	       "0\t: 0 3 40 43\n1\t: 20 23 60 63\n", 0);
+	/* X[...] does not shift the ranks: core 0 of node 1 is still that
+	 * of CPU 20, so CPU 21 stays */
+	pat_is(fx_dual20, 0, "X[20,60] 0[0-3] 1[21-24] C[0]",
+	       "0\t: 1 2 3\n1\t: 21 22 23 24\n", 0);
+	/* uneven nodes of 10, 3, 7 cores (CPUs 0-9, 10-12, 13-19): core 5
+	 * is CPU 5 on node 0, CPU 18 on node 2; node 1 has none */
+	pat_is(fx_uneven, 0, "C[5]",
+	       "0\t: 0 1\n1\t: 2 3\n2\t: 4\n3\t: 6 7\n4\t: 8 9\n"
+	       "5\t: 10 11\n6\t: 12\n7\t: 13 14 15\n8\t: 16 17\n"
+	       "9\t: 19\n", 0);
+	/* core 9: only node 0 has one */
+	pat_is(fx_uneven, 0, "C[9]",
+	       "0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7\n4\t: 8\n"
+	       "5\t: 10 11\n6\t: 12\n7\t: 13 14 15\n8\t: 16 17\n"
+	       "9\t: 18 19\n", 0);
+	/* core 1 of every node: CPUs 1, 11 and 14 */
+	pat_is(fx_uneven, 0, "C[1]",
+	       "0\t: 0\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7\n4\t: 8 9\n"
+	       "5\t: 10\n6\t: 12\n7\t: 13 15\n8\t: 16 17\n"
+	       "9\t: 18 19\n", 0);
+	/* memory-only and offline nodes have no cores: core 3 of nodes 0
+	 * and 2 (CPUs 6, 7 and 14, 15) */
+	pat_is(fx_memonly, 0, "C[3]",
+	       "0\t: 0 1 2 3\n1\t: 4 5\n2\t: 8 9 10 11\n3\t: 12 13\n", 0);
+	/* with N: one partition per node, each without its first core */
+	pat_is(fx_memonly, 0, "N C[0]",
+	       "0\t: 2 3 4 5 6 7\n1\t: 10 11 12 13 14 15\n", 0);
+}
+
+/* EPYC NPS4: 8 nodes of 16 cores (CPUs 16n..16n+15, siblings +128). */
+static void test_C_epyc(void **state)
+{
+	struct cplan_topo *t = fx_epyc_nps4();
+	struct cplan_table *tb;
+	int n;
+
+	(void)state;
 	ctx("epyc C[0]");
 	tb = plan_ok(t, 0, "C[0]");
 	assert_int_equal(tb->nr_parts, 64);
-	assert_int_equal(tb->cpu_part[0], CPLAN_NONE);
-	assert_int_equal(tb->cpu_part[128], CPLAN_NONE);
-	assert_int_equal(tb->cpu_part[1], 0);
-	assert_int_equal(tb->cpu_part[129], 0);
-	assert_int_equal(tb->nr_placed_cpus, 254);
-	assert_int_equal(tb->nr_placed_cores, 127);
+	/* 8 partitions of 2 cores per node; the first loses core 0 */
+	for (n = 0; n < 8; n++) {
+		CHECK(tb->cpu_part[16 * n] == CPLAN_NONE &&
+		      tb->cpu_part[16 * n + 128] == CPLAN_NONE,
+		      "node %d: CPUs %d, %d in %d, %d", n, 16 * n, 16 * n + 128,
+		      tb->cpu_part[16 * n], tb->cpu_part[16 * n + 128]);
+		CHECK(tb->cpu_part[16 * n + 1] == 8 * n &&
+		      tb->cpu_part[16 * n + 129] == 8 * n &&
+		      tb->cpu_part[16 * n + 2] == 8 * n + 1,
+		      "node %d: CPU %d in %d", n, 16 * n + 1,
+		      tb->cpu_part[16 * n + 1]);
+	}
+	assert_int_equal(tb->nr_placed_cpus, 240);
+	assert_int_equal(tb->nr_placed_cores, 120);
 	cplan_table_free(tb);
 	cplan_topo_free(t);
 }
@@ -459,6 +526,10 @@ static const struct perr dual_errors[] = {
 	{ "N 0[00]", 0, -EINVAL, 4, 4, "00", NULL },
 	{ "N 0[0", 0, -EINVAL, 4, 5, NULL, NULL },
 	{ "N 0[0] X[0-19,40-59]", 0, -EINVAL, ANY, NULL, NOCPU },
+	/* C[k] per node: 20 cores on each, core 0 of node 1 is CPU 20 */
+	{ "C[20]", 0, -ENODEV, 2, 2, "20", NOEXIST },
+	{ "C[0,19-21]", 0, -ENODEV, 4, 4, "19-21", NOEXIST },
+	{ "0[0-3] 1[20] C[0]", 0, -EINVAL, ANY, NULL, NOCPU },
 };
 
 static const struct perr memonly_errors[] = {
@@ -467,6 +538,17 @@ static const struct perr memonly_errors[] = {
 	{ "N 0[4]", 0, -ENODEV, 4, 4, "4", NOEXIST },
 	{ "N 0[0-2]", 0, -ENODEV, 4, 6, NULL, NULL },
 	{ "N 0[0] 1[2] 2[1]", 0, -ENODEV, 14, 14, "1", NULL },
+	/* 4 cores on each CPU-bearing node */
+	{ "C[4]", 0, -ENODEV, 2, 2, "4", NOEXIST },
+	{ "0[0-7] 1[8-9] C[2-3,0]", 0, -EINVAL, ANY, NULL, NOCPU },
+};
+
+/* Nodes of 10, 3 and 7 cores: CPUs 0-9, 10-12, 13-19. */
+static const struct perr uneven_errors[] = {
+	{ "C[10]", 0, -ENODEV, 2, 2, "10", NOEXIST },
+	{ "C[9-10]", 0, -ENODEV, 2, 2, "9-10", NOEXIST },
+	/* core 2 of node 1 is partition 6 (CPU 12) alone */
+	{ "C[2]", 0, -EINVAL, ANY, NULL, NOCPU },
 };
 
 static const struct perr holes_errors[] = {
@@ -519,6 +601,7 @@ static void test_errors_nodes(void **state)
 	(void)state;
 	RUN_ERRORS(fx_dual20, dual_errors);
 	RUN_ERRORS(fx_memonly, memonly_errors);
+	RUN_ERRORS(fx_uneven, uneven_errors);
 }
 
 static void test_errors_whitespace(void **state)
@@ -571,6 +654,7 @@ static void test_error_messages(void **state)
 	expect_token(fx_holes, "0[4]", "4", "offline");
 	expect_token(fx_dual20, "N 0[2]", "2", NULL);
 	expect_token(fx_memonly, "N 0[3]", "3", "offline");
+	expect_token(fx_uneven, "C[10]", "10", "any node");
 }
 
 static void test_errors_offline(void **state)
@@ -653,6 +737,8 @@ int main(void)
 		cmocka_unit_test(test_N),
 		cmocka_unit_test(test_X),
 		cmocka_unit_test(test_C),
+		cmocka_unit_test(test_C_per_node),
+		cmocka_unit_test(test_C_epyc),
 		cmocka_unit_test(test_errors_xeon),
 		cmocka_unit_test(test_errors_nodes),
 		cmocka_unit_test(test_errors_offline),

@@ -478,6 +478,34 @@ numa2x2) # 16 CPUs: 2 nodes (0-7, 8-15, distance 21), 2 L3 dies each
 "
 	expect_text "numa2x2 npartitions=1" "npartitions=1" "$(rows 1 16)" "0\t: 0:21\n"
 	expect_text "numa2x2 npartitions=8" "npartitions=8" "$(rows 8 2)"
+	# C[k] is the k-th core of every node (cores are CPU pairs 2k, 2k+1):
+	# C[0] = CPUs 0, 1 and 8, 9; C[1] = 2, 3 and 10, 11.
+	expect_text "numa2x2 cpu_pattern=C[0]" "cpu_pattern=C[0]" \
+"0\t: 2 3
+1\t: 4 5 6 7
+2\t: 10 11
+3\t: 12 13 14 15
+" \
+"0\t: 0:10 1:10 2:21 3:21
+1\t: 0:10 1:10 2:21 3:21
+2\t: 0:21 1:21 2:10 3:10
+3\t: 0:21 1:21 2:10 3:10
+"
+	expect_text "numa2x2 cpu_pattern=C[1]" "cpu_pattern=C[1]" \
+"0\t: 0 1
+1\t: 4 5 6 7
+2\t: 8 9
+3\t: 12 13 14 15
+"
+	# a range across the L3 dies: cores 1, 2 of each node
+	expect_text "numa2x2 cpu_pattern=C[1-2]" "cpu_pattern=C[1-2]" \
+"0\t: 0 1
+1\t: 6 7
+2\t: 8 9
+3\t: 14 15
+"
+	good_load "numa2x2 cpu_pattern=C[1] == cpt-plan" "cpu_pattern=C[1]"
+	good_load "numa2x2 cpu_pattern=N C[0,3] == cpt-plan" "cpu_pattern=N C[0,3]"
 	;;
 maxcpus) # numa2x2 booted with maxcpus=12, then cpu12 and cpu13 onlined
 	;;
