@@ -41,7 +41,7 @@ $(KBUILD_TESTS): test-kbuild-%:
 		echo "test-kbuild: $*: build failed ($$rc)" >&2; exit 1; fi; \
 	if grep -iE 'warning:|error:' $(KBUILD_OUT)/$*.log; then \
 		echo "test-kbuild: $*: warnings (log: $(KBUILD_OUT)/$*.log)" >&2; exit 1; fi; \
-	for m in cpt.ko tests/modules/cpt_consumer.ko \
+	for m in cpt.ko tests/modules/cpt_consumer.ko tests/modules/cpt_lnet210.ko \
 		 tests/modules/cpt_live_consumer.ko; do \
 		test -f $(KBUILD_OUT)/$*/$$m || { echo "test-kbuild: $*: $$m not built" >&2; exit 1; }; \
 	done

@@ -469,6 +469,12 @@ numa2x2) # 16 CPUs: 2 nodes (0-7, 8-15, distance 21), 2 L3 dies each
 	expect_text "numa2x2 npartitions=8" "npartitions=8" "$(rows 8 2)"
 	;;
 maxcpus) # numa2x2 booted with maxcpus=12, then cpu12 and cpu13 onlined
+	# cpt beside a Lustre 2.10 libcfs (tests/vm/guest-lustre.sh).
+	if sh ./guest-lustre.sh; then
+		pass "guest-lustre.sh: cpt beside a Lustre 2.10 stand-in"
+	else
+		fail "guest-lustre.sh: cpt beside a Lustre 2.10 stand-in (its FAIL lines above)"
+	fi
 	;;
 memonly) # 8 CPUs: 0-3 and 4-7 in two nodes, a third node with memory
 	# only.  Linux numbers the nodes in SRAT order, CPUs first: QEMU's
