@@ -371,13 +371,13 @@ static struct ctl_table_header *cptk_sysctl_header;
  * Another module's /proc/sys/lnet.  Lustre 2.10's libcfs registers
  * cpu_partition_table and cpu_partition_distance there itself (2.11 and
  * later use debugfs), and register_sysctl() must not be asked to add a
- * name that exists: it refuses the table, but first logs a stack dump
- * (6.1), and its error path unlinks the entries it never inserted, which
- * empties the directory's tree: the other module's files vanish from
- * /proc/sys/lnet while it still holds them (tests/vm/guest-lustre.sh shows
- * it on 6.1; mainline's error path, erase_header() over every entry, is
- * the same).  So the names are looked up first, and an existing one fails
- * the load before anything is registered.
+ * name that exists: it refuses the table, but its error path unlinks the
+ * entries it never inserted too, which empties the directory's tree: the
+ * other module's files vanish from /proc/sys/lnet while it still holds
+ * them (tests/vm/guest-lustre.sh shows it on 6.1, 6.12 and 7.3: mainline's
+ * erase_header() still walks every entry), and 6.1 dumps the stack.  So
+ * the names are looked up first, and an existing one fails the load
+ * before anything is registered.
  *
  * The names are looked up under /proc/sys/lnet in the loading process's
  * file system (kern_path(): the one lookup interface that every kernel
@@ -418,9 +418,12 @@ static const char *cptk_sysctl_taken(void)
  * Call once a table is in force: the files are usable at once.  Logs one
  * line when it fails.
  *
- * Return: 0; -EEXIST when a file of ours exists already (another module's,
+ * Return: 0; -EBUSY when a file of ours exists already (another module's,
  * as Lustre 2.10's libcfs), nothing registered; -ENOMEM when the sysctl
- * core refused the table (it says why in the log).
+ * core refused the table (it says why in the log).  Not -EEXIST: from a
+ * module's init, that means "already loaded" to modprobe, which would
+ * then report success, and newer kernels replace it with -EBUSY and a
+ * warning.
  */
 int cptk_sysctl_register(void)
 {
@@ -429,7 +432,7 @@ int cptk_sysctl_register(void)
 	if (taken) {
 		pr_err("/proc/sys/lnet/%s belongs to another module (Lustre 2.10's libcfs?): unload it first\n",
 		       taken);
-		return -EEXIST;
+		return -EBUSY;
 	}
 	cptk_sysctl_header = register_sysctl("lnet", cptk_sysctl_table);
 	if (!cptk_sysctl_header) {

@@ -7,7 +7,7 @@
 # registers those two files and "debug" under lnet, and like libcfs 2.10
 # loads without them when the sysctl core refuses its table.
 #
-#   stand-in first: cpt refuses to load (EEXIST) with one cpt: line naming
+#   stand-in first: cpt refuses to load (EBUSY) with one cpt: line naming
 #     the file, registers nothing (the sysctl core logs no duplicate), and
 #     the stand-in keeps its files; once it is gone, cpt loads.
 #   cpt first: the stand-in loads without any file of its own (the sysctl
@@ -74,7 +74,8 @@ if insmod ./cpt.ko 2>$TMP/err; then
 	rmmod cpt
 else
 	pass "cpt refuses to load beside the stand-in ($(sed 's/.*: //' $TMP/err))"
-	check "cpt's error is EEXIST" grep -q 'File exists' $TMP/err
+	# EBUSY, not EEXIST, which modprobe takes for "already loaded".
+	check "cpt's error is EBUSY" grep -q 'Device or resource busy' $TMP/err
 fi
 errors 'cpt: ' >$TMP/errs
 if [ "$(wc -l <$TMP/errs)" -eq 1 ] &&
