@@ -181,10 +181,8 @@ static int __init cptk_init(void)
 
 	/* The table is in force: the /proc files are readable at once. */
 	ret = cptk_sysctl_register();
-	if (ret) {
-		pr_err("cannot register /proc/sys/lnet: is another module (libcfs?) providing it?\n");
-		cptk_live_stop();
-	}
+	if (ret)
+		cptk_live_stop();	/* it said why */
 	return ret;
 }
 

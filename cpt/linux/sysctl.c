@@ -38,6 +38,8 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/path.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -365,18 +367,79 @@ static struct ctl_table cptk_sysctl_table[] = {
 
 static struct ctl_table_header *cptk_sysctl_header;
 
+/*
+ * Another module's /proc/sys/lnet.  Lustre 2.10's libcfs registers
+ * cpu_partition_table and cpu_partition_distance there itself (2.11 and
+ * later use debugfs), and register_sysctl() must not be asked to add a
+ * name that exists: it refuses the table, but its error path unlinks the
+ * entries it never inserted too, which empties the directory's tree: the
+ * other module's files vanish from /proc/sys/lnet while it still holds
+ * them (tests/vm/guest-lustre.sh shows it on 6.1, 6.12 and 7.3: mainline's
+ * erase_header() still walks every entry), and 6.1 dumps the stack.  So
+ * the names are looked up first, and an existing one fails the load
+ * before anything is registered.
+ *
+ * The names are looked up under /proc/sys/lnet in the loading process's
+ * file system (kern_path(): the one lookup interface that every kernel
+ * cpt builds for has in the same form).  Where that process has no procfs
+ * at /proc (no /proc/sys/kernel), nothing can be seen, and the table is
+ * registered without looking.  A module that registers the same names
+ * between the lookup and register_sysctl() is not seen either: the
+ * sysctl core then refuses the table, as above.
+ *
+ * Returns the first name of ours that exists, or NULL.
+ */
+static const char *cptk_sysctl_taken(void)
+{
+	char name[64];
+	struct path path;
+	size_t i;
+
+	if (kern_path("/proc/sys/kernel", LOOKUP_DIRECTORY, &path))
+		return NULL;
+	path_put(&path);
+	for (i = 0; i < ARRAY_SIZE(cptk_sysctl_table); i++) {
+		const char *procname = cptk_sysctl_table[i].procname;
+
+		if (!procname)
+			break;	/* the sentinel, where there is one */
+		snprintf(name, sizeof(name), "/proc/sys/lnet/%s", procname);
+		if (!kern_path(name, 0, &path)) {
+			path_put(&path);
+			return procname;
+		}
+	}
+	return NULL;
+}
+
 /**
  * cptk_sysctl_register() - create the /proc/sys/lnet files
  *
- * Call once a table is in force: the files are usable at once.
+ * Call once a table is in force: the files are usable at once.  Logs one
+ * line when it fails.
  *
- * Return: 0, or -ENOMEM when the sysctl core refused the table (it says why
- * in the log; typically the files exist already, as when libcfs is loaded).
+ * Return: 0; -EBUSY when a file of ours exists already (another module's,
+ * as Lustre 2.10's libcfs), nothing registered; -ENOMEM when the sysctl
+ * core refused the table (it says why in the log).  Not -EEXIST: from a
+ * module's init, that means "already loaded" to modprobe, which would
+ * then report success, and newer kernels replace it with -EBUSY and a
+ * warning.
  */
 int cptk_sysctl_register(void)
 {
+	const char *taken = cptk_sysctl_taken();
+
+	if (taken) {
+		pr_err("/proc/sys/lnet/%s belongs to another module (Lustre 2.10's libcfs?): unload it first\n",
+		       taken);
+		return -EBUSY;
+	}
 	cptk_sysctl_header = register_sysctl("lnet", cptk_sysctl_table);
-	return cptk_sysctl_header ? 0 : -ENOMEM;
+	if (!cptk_sysctl_header) {
+		pr_err("cannot register /proc/sys/lnet (the line above says why)\n");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Remove the files; returns after the last reader or writer has left. */

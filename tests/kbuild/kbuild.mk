@@ -46,7 +46,7 @@ $(KBUILD_TESTS): test-kbuild-%:
 		echo "test-kbuild: $*: warnings (log: $(KBUILD_OUT)/$*.log)" >&2; exit 1; fi; \
 	grep -q '^  CHECK ' $(KBUILD_OUT)/$*.log || { \
 		echo "test-kbuild: $*: sparse did not run (C=1 turned off? log: $(KBUILD_OUT)/$*.log)" >&2; exit 1; }; \
-	for m in cpt.ko tests/modules/cpt_consumer.ko \
+	for m in cpt.ko tests/modules/cpt_consumer.ko tests/modules/cpt_lnet210.ko \
 		 tests/modules/cpt_live_consumer.ko; do \
 		test -f $(KBUILD_OUT)/$*/$$m || { echo "test-kbuild: $*: $$m not built" >&2; exit 1; }; \
 	done

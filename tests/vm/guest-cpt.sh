@@ -508,6 +508,12 @@ numa2x2) # 16 CPUs: 2 nodes (0-7, 8-15, distance 21), 2 L3 dies each
 	good_load "numa2x2 cpu_pattern=N C[0,3] == cpt-plan" "cpu_pattern=N C[0,3]"
 	;;
 maxcpus) # numa2x2 booted with maxcpus=12, then cpu12 and cpu13 onlined
+	# cpt beside a Lustre 2.10 libcfs (tests/vm/guest-lustre.sh).
+	if sh ./guest-lustre.sh; then
+		pass "guest-lustre.sh: cpt beside a Lustre 2.10 stand-in"
+	else
+		fail "guest-lustre.sh: cpt beside a Lustre 2.10 stand-in (its FAIL lines above)"
+	fi
 	;;
 memonly) # 8 CPUs: 0-3 and 4-7 in two nodes, a third node with memory
 	# only.  Linux numbers the nodes in SRAT order, CPUs first: QEMU's
