@@ -751,11 +751,20 @@ static int isolate_cb(int id, void *arg)
 	return 0;
 }
 
-/* An isolated or nohz_full list file into the topology's flags. */
+/*
+ * An isolated or nohz_full list file into the topology's flags.  A kernel
+ * booted without nohz_full= never allocates the mask that nohz_full
+ * prints: with CONFIG_CPUMASK_OFFSTACK (Debian) 6.1 prints it as
+ * "(null)", padded with blanks, which means no CPU.
+ */
 static int parse_isolated(struct sysfs_ctx *sx, const char *path,
 			  const char *text, void *out)
 {
-	int ret = list_walk(text, TOPO_MAX_CPUS, isolate_cb, out);
+	int ret;
+
+	if (!strcmp(skip_blanks(text), "(null)"))
+		return 0;
+	ret = list_walk(text, TOPO_MAX_CPUS, isolate_cb, out);
 
 	return ret ? list_err(sx, path, text, ret, "CPU", TOPO_MAX_CPUS) : 0;
 }
