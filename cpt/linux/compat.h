@@ -124,9 +124,8 @@ static inline int cptk_compat_llc_id(unsigned int cpu)
  * 5.10 has one housekeeping mask and enum hk_flags bits: a CPU is outside
  * it for either flag.  5.19 made a mask per enum hk_type.  7.x split the
  * domain set into HK_TYPE_DOMAIN_BOOT (isolcpus=) and HK_TYPE_DOMAIN, which
- * also follows cpuset isolated partitions at run time; cpt follows the
- * boot-time set, which a CPU event or a sysctl write reads again, since
- * nothing tells cpt of a cpuset change.
+ * also follows cpuset isolated partitions at run time; cpt keeps to the
+ * boot-time set, since nothing would tell it of a cpuset change.
  */
 #include <linux/sched/isolation.h>
 
