@@ -461,21 +461,24 @@ static int print_topology(FILE *out, const struct cplan_topo *topo,
 	return 0;
 }
 
-/* The partition count the module would choose, and its rule. */
-static void print_auto_count(FILE *out, const struct cplan_topo *topo,
-			     const struct summary *s)
+/*
+ * The partition count the module would choose, and its rule, over the
+ * CPUs the default layout places: all the online ones but the isolated.
+ */
+static void print_auto_count(FILE *out, const struct cplan_topo *topo)
 {
-	struct cplan_table *autotab = NULL;
+	struct cplan_table *t = NULL;
 
-	if (cplan_make(topo, 0, NULL, &autotab, NULL))
+	if (cplan_make(topo, 0, NULL, &t, NULL))
 		return;
-	fprintf(out, "Automatic partition count: %d\n", autotab->nr_parts);
-	if (s->online <= 4)
+	fprintf(out, "Automatic partition count: %d\n", t->nr_parts);
+	if (t->nr_placed_cpus <= 4)
 		fprintf(out, "  (1 when there are at most 4 CPUs)\n");
 	else
 		fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
-			s->cores, s->cpu_nodes, s->cores, CPLAN_DEFAULT_MAX);
-	cplan_table_free(autotab);
+			t->nr_placed_cores, t->nr_placed_nodes,
+			t->nr_placed_cores, CPLAN_DEFAULT_MAX);
+	cplan_table_free(t);
 }
 
 /* The node and notes columns of each partition, and the totals. */
@@ -624,7 +627,7 @@ static int explain(FILE *out, const struct cplan_topo *topo,
 		ret = print_topology(out, topo, &s, source);
 	}
 	if (!ret) {
-		print_auto_count(out, topo, &s);
+		print_auto_count(out, topo);
 		fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n",
 			npartitions, pattern ? "\"" : "",
 			pattern ? pattern : "none", pattern ? "\"" : "");

@@ -556,6 +556,15 @@ expect "isolated: one thread (--isolated 3) loses only itself" $E/numa2x2.isol3 
 expect "isolated: --isolated 0,24 on lscpu input (23 cores: 11 x 2 + 1)" $E/xeon-8160.isol0 - --lscpu $F/xeon-8160.lscpu --isolated 0,24
 expect "isolated: --isolated 3 replaces sysfs nohz_full 4-7" $E/numa2x2.isol3 - --sysfs $N --isolated 3
 expect "isolated: --isolated with --include-isolated" $E/numa2x2.full - --sysfs $I -i 2-3 -I
+# --explain names them and counts cores over the others: 6 cores left.
+if ran "isolated: --explain" 0 --sysfs $N --explain; then
+	if grep -q '^  isolated:    4-7 ' "$T/out" &&
+	   grep -q 'ceil(6 cores / 2), 2 nodes with CPUs), at most 6 cores' "$T/out"; then
+		pass "isolated: --explain names 4-7 and counts 6 cores"
+	else
+		fail "isolated: --explain names 4-7 and counts 6 cores" "$(cat "$T/out")"
+	fi
+fi
 fails "isolated: --isolated past the last CPU" 2 '--isolated: .*past the last CPU' --sysfs $I --isolated 2-16
 fails "isolated: --isolated malformed" 2 '--isolated: malformed' --sysfs $I --isolated 2-x
 fails "isolated: npartitions past the CPUs left" 1 'npartitions=15 is more than the 14 online CPUs left after isolated CPUs' --sysfs $I -n 15
