@@ -28,6 +28,7 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [--lscpu FILE|-] [--sysfs DIR] [--npartitions N] [--pattern STR]\n"
+	      "                [--isolated LIST] [--include-isolated]\n"
 	      "                [--distance | --explain | --emit pattern|lustre] [--help]\n"
 	      "\n"
 	      "Print the CPU partition table that the cpt module would build, exactly as\n"
@@ -41,6 +42,11 @@ static void usage(FILE *f)
 	      "  -n, --npartitions N   number of partitions (0: automatic), as the module's\n"
 	      "                        cpu_npartitions parameter\n"
 	      "  -p, --pattern STR     cpu_pattern, as the module parameter\n"
+	      "  -i, --isolated LIST   plan as if the kernel isolated the CPUs of LIST\n"
+	      "                        (\"2-3,8\", \"\" for none) instead of those of\n"
+	      "                        DIR/devices/system/cpu/{isolated,nohz_full}\n"
+	      "  -I, --include-isolated  place isolated CPUs too, as the module's\n"
+	      "                        include_isolated=1\n"
 	      "  -d, --distance        print cpu_partition_distance instead of the table\n"
 	      "  -e, --explain         describe the topology and each partition (CPUs,\n"
 	      "                        cores, L3 domains, nodes, split cores, spans)\n"
@@ -409,6 +415,26 @@ static int print_nodes(FILE *out, const struct cplan_topo *topo,
 	return 0;
 }
 
+/* The isolated CPUs, when there are any: they are in no partition. */
+static int print_isolated(FILE *out, const struct cplan_topo *topo)
+{
+	struct sbuf sb = { 0 };
+	int *ids = calloc((size_t)topo->nr_cpus, sizeof(int)), k = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (int c = 0; c < topo->nr_cpus; c++)
+		if (topo->cpu[c].online && topo->cpu[c].isolated)
+			ids[k++] = c;
+	sb_ranges(&sb, ids, k);
+	if (k)
+		fprintf(out, "  isolated:    %s (isolcpus=, nohz_full=: in no partition)\n",
+			sb.oom ? "?" : sb_str(&sb));
+	free(sb.s);
+	free(ids);
+	return 0;
+}
+
 static int print_topology(FILE *out, const struct cplan_topo *topo,
 			  const struct summary *s, const char *source)
 {
@@ -417,6 +443,9 @@ static int print_topology(FILE *out, const struct cplan_topo *topo,
 	fprintf(out, "Topology (%s):\n", source);
 	fprintf(out, "  CPUs:        %d online of %d possible\n", s->online,
 		topo->nr_cpus);
+	ret = print_isolated(out, topo);
+	if (ret)
+		return ret;
 	if (s->tmin == s->tmax)
 		fprintf(out, "  cores:       %d, %d thread%s per core\n", s->cores,
 			s->tmax, s->tmax == 1 ? "" : "s");
@@ -432,21 +461,24 @@ static int print_topology(FILE *out, const struct cplan_topo *topo,
 	return 0;
 }
 
-/* The partition count the module would choose, and its rule. */
-static void print_auto_count(FILE *out, const struct cplan_topo *topo,
-			     const struct summary *s)
+/*
+ * The partition count the module would choose, and its rule, over the
+ * CPUs the default layout places: all the online ones but the isolated.
+ */
+static void print_auto_count(FILE *out, const struct cplan_topo *topo)
 {
-	struct cplan_table *autotab = NULL;
+	struct cplan_table *t = NULL;
 
-	if (cplan_make(topo, 0, NULL, &autotab, NULL))
+	if (cplan_make(topo, 0, NULL, &t, NULL))
 		return;
-	fprintf(out, "Automatic partition count: %d\n", autotab->nr_parts);
-	if (s->online <= 4)
+	fprintf(out, "Automatic partition count: %d\n", t->nr_parts);
+	if (t->nr_placed_cpus <= 4)
 		fprintf(out, "  (1 when there are at most 4 CPUs)\n");
 	else
 		fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
-			s->cores, s->cpu_nodes, s->cores, CPLAN_DEFAULT_MAX);
-	cplan_table_free(autotab);
+			t->nr_placed_cores, t->nr_placed_nodes,
+			t->nr_placed_cores, CPLAN_DEFAULT_MAX);
+	cplan_table_free(t);
 }
 
 /* The node and notes columns of each partition, and the totals. */
@@ -595,7 +627,7 @@ static int explain(FILE *out, const struct cplan_topo *topo,
 		ret = print_topology(out, topo, &s, source);
 	}
 	if (!ret) {
-		print_auto_count(out, topo, &s);
+		print_auto_count(out, topo);
 		fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n",
 			npartitions, pattern ? "\"" : "",
 			pattern ? pattern : "none", pattern ? "\"" : "");
@@ -663,8 +695,9 @@ struct options {
 	const char *lscpu, *sysfs, *pattern;
 	const char *npart_arg;	/* --npartitions as given */
 	const char *emit;	/* --emit: "pattern" or "lustre" */
+	const char *isolated;	/* --isolated LIST, or NULL */
 	int npartitions;
-	bool distance, explain, help;
+	bool distance, explain, help, include_isolated;
 };
 
 /* Report a bad command line, show the usage; returns EXIT_USAGE. */
@@ -685,23 +718,24 @@ static int usage_error(const char *fmt, ...)
 }
 
 /* The options that take an argument, and where each one stores it. */
-#define ARG_OPTS	"lsnpE"
+#define ARG_OPTS	"lsnpEi"
 
 static const char **option_arg(struct options *o, int opt)
 {
 	const char **args[] = { &o->lscpu, &o->sysfs, &o->npart_arg,
-				&o->pattern, &o->emit };
+				&o->pattern, &o->emit, &o->isolated };
 	const char *p = opt ? strchr(ARG_OPTS, opt) : NULL;
 
 	return p ? args[p - ARG_OPTS] : NULL;
 }
 
 /* The options without an argument, and the flag each one sets. */
-#define FLAG_OPTS	"deh"
+#define FLAG_OPTS	"dehI"
 
 static bool *option_flag(struct options *o, int opt)
 {
-	bool *flags[] = { &o->distance, &o->explain, &o->help };
+	bool *flags[] = { &o->distance, &o->explain, &o->help,
+			  &o->include_isolated };
 	const char *p = opt ? strchr(FLAG_OPTS, opt) : NULL;
 
 	return p ? flags[p - FLAG_OPTS] : NULL;
@@ -719,13 +753,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "explain", no_argument, NULL, 'e' },
 		{ "emit", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "isolated", required_argument, NULL, 'i' },
+		{ "include-isolated", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	opterr = 0;
 	while (!o->help &&
-	       (opt = getopt_long(argc, argv, ":l:s:n:p:E:deh", opts, NULL)) != -1) {
+	       (opt = getopt_long(argc, argv, ":l:s:n:p:E:i:dehI", opts, NULL)) != -1) {
 		const char **arg = option_arg(o, opt);
 		bool *flag = option_flag(o, opt);
 
@@ -820,6 +856,24 @@ static int read_topology(const struct options *o, struct cplan_topo **topo,
 		*topo = NULL;
 		return EXIT_PLAN;
 	}
+	return 0;
+}
+
+/*
+ * --isolated and --include-isolated over what the topology reader found.
+ * Returns 0 or EXIT_USAGE (a bad list), with the message printed.
+ */
+static int apply_isolation(struct cplan_topo *topo, const struct options *o)
+{
+	char errbuf[200] = "";
+
+	if (o->isolated &&
+	    topo_set_isolated(topo, o->isolated, errbuf, sizeof(errbuf))) {
+		fprintf(stderr, PROG ": %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	for (int c = 0; o->include_isolated && c < topo->nr_cpus; c++)
+		topo->cpu[c].isolated = false;
 	return 0;
 }
 
@@ -920,7 +974,9 @@ int main(int argc, char **argv)
 		status = read_topology(&opt, &topo, &source);
 	if (status)
 		return status;
-	status = make_plan(topo, &opt, &table);
+	status = apply_isolation(topo, &opt);
+	if (!status)
+		status = make_plan(topo, &opt, &table);
 	if (!status)
 		status = print_output(stdout, topo, table, source, &opt);
 	cplan_table_free(table);

@@ -27,7 +27,9 @@
  * root without devices/system/cpu/online but with sys/devices/... is taken
  * as a filesystem root and its sys/ is read): the files
  * devices/system/cpu/{possible,online}, cpuN/topology/..., cpuN/cache/...,
- * devices/system/node/{possible,online}, nodeN/{cpulist,distance}.
+ * devices/system/node/{possible,online}, nodeN/{cpulist,distance}, and
+ * devices/system/cpu/{isolated,nohz_full} (optional), whose online CPUs
+ * are flagged isolated (struct cplan_cpu), as the module leaves them out.
  * Returns 0 and stores a topology to free with cplan_topo_free(), or a
  * negative errno with a one-line message naming the file in @errbuf.
  */
@@ -42,5 +44,14 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
  */
 int topo_read_lscpu(FILE *f, const char *name, struct cplan_topo **out,
 		    char *errbuf, size_t errlen);
+
+/*
+ * Make exactly the online CPUs of the kernel-style list @list ("2-3,8",
+ * "" for none) isolated, for cpt-plan --isolated.  Returns 0, or -EINVAL
+ * (malformed), -ERANGE (a CPU past the topology's) or -ENOMEM with a
+ * message in @errbuf; the flags are unchanged then.
+ */
+int topo_set_isolated(struct cplan_topo *topo, const char *list,
+		      char *errbuf, size_t errlen);
 
 #endif /* CPT_TOPO_READ_H */

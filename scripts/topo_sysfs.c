@@ -741,6 +741,79 @@ static int sys_online_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
 	return sys_nodes(sx, topo, online);
 }
 
+/* Flag the online CPUs of a list as isolated; ids past the machine's skipped. */
+static int isolate_cb(int id, void *arg)
+{
+	struct cplan_topo *topo = arg;
+
+	if (id < topo->nr_cpus && topo->cpu[id].online)
+		topo->cpu[id].isolated = true;
+	return 0;
+}
+
+/*
+ * An isolated or nohz_full list file into the topology's flags.  A kernel
+ * booted without nohz_full= never allocates the mask that nohz_full
+ * prints: with CONFIG_CPUMASK_OFFSTACK (Debian) 6.1 prints it as
+ * "(null)", padded with blanks, which means no CPU.
+ */
+static int parse_isolated(struct sysfs_ctx *sx, const char *path,
+			  const char *text, void *out)
+{
+	int ret;
+
+	if (!strcmp(skip_blanks(text), "(null)"))
+		return 0;
+	ret = list_walk(text, TOPO_MAX_CPUS, isolate_cb, out);
+
+	return ret ? list_err(sx, path, text, ret, "CPU", TOPO_MAX_CPUS) : 0;
+}
+
+/*
+ * The CPUs the kernel isolates: isolcpus= (cpu/isolated) and nohz_full=
+ * (cpu/nohz_full, only there with CONFIG_NO_HZ_FULL), as the module
+ * leaves out (cpt/linux/compat.h, cptk_compat_cpu_isolated()).  Either
+ * file may be missing (older kernels, fixtures): nothing isolated then.
+ */
+static int sys_isolated(struct sysfs_ctx *sx, struct cplan_topo *topo)
+{
+	static const char *const files[] = { "isolated", "nohz_full" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int ret = sys_parse(sx, SYS_OPTIONAL, parse_isolated, topo,
+				    "devices/system/cpu/%s", files[i]);
+
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	return 0;
+}
+
+int topo_set_isolated(struct cplan_topo *topo, const char *list,
+		      char *errbuf, size_t errlen)
+{
+	struct id_set set = { "CPU", NULL, topo->nr_cpus };
+	int ret;
+
+	set.has = calloc((size_t)topo->nr_cpus, sizeof(bool));
+	if (!set.has) {
+		set_err(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = list_walk(list, topo->nr_cpus, set_cb, &set);
+	if (ret == -ERANGE)
+		set_err(errbuf, errlen,
+			"--isolated: a CPU of '%.*s' is past the last CPU (%d)",
+			QUOTE_MAX, list, topo->nr_cpus - 1);
+	else if (ret)
+		set_err(errbuf, errlen, "--isolated: malformed CPU list '%.*s'",
+			QUOTE_MAX, list);
+	for (int c = 0; !ret && c < topo->nr_cpus; c++)
+		topo->cpu[c].isolated = topo->cpu[c].online && set.has[c];
+	free(set.has);
+	return ret;
+}
+
 int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen)
 {
@@ -772,6 +845,8 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		ret = sys_online_cpus(&sx, topo, online, numa);
 	if (!ret)
 		ret = sys_cpus(&sx, topo, online);
+	if (!ret)
+		ret = sys_isolated(&sx, topo);
 	if (!ret) {
 		*out = topo;
 		topo = NULL;

@@ -26,6 +26,11 @@
  * same @core are SMT siblings; CPUs with the same @llc (and node) share an L3.
  * Keys are arbitrary non-negative ints (an APIC-derived id, a CPU id...);
  * @llc may be CPLAN_NONE when unknown, which means one L3 domain per node.
+ * @isolated keeps an online CPU out of every partition, whatever the
+ * pattern says, as if X[...] named it, and out of the table when hotplug
+ * brings it back: the callers set it for the CPUs the kernel isolates
+ * (isolcpus=, nohz_full=) unless told to include them.  Its siblings
+ * still form a core with it; only the isolated thread is left out.
  * Fields of offline CPUs are ignored.
  */
 struct cplan_cpu {
@@ -34,6 +39,7 @@ struct cplan_cpu {
 	int node;
 	int llc;
 	bool online;
+	bool isolated;
 };
 
 /*
@@ -156,9 +162,9 @@ int cplan_table_distance(const struct cplan_table *table, int a, int b);
  * keeps its partition, unlisted.  A CPU never placed (booted with maxcpus=,
  * hot-added) joins the partition of an online sibling; else the partition
  * of its L3 domain, else of its node, with the fewest online CPUs; else that
- * of the nearest node.  CPUs barred by the pattern stay out.  Returns 0 or a
- * negative errno (-ENOMEM, -EINVAL when @topo does not match @old) and fills
- * @err like cplan_make().
+ * of the nearest node.  CPUs barred by the pattern, and isolated ones,
+ * stay out.  Returns 0 or a negative errno (-ENOMEM, -EINVAL when @topo
+ * does not match @old) and fills @err like cplan_make().
  */
 int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *topo,
 		     struct cplan_table **tablep, struct cplan_err *err);

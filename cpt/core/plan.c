@@ -48,6 +48,7 @@ struct plan {
 	int nr_parts;
 	unsigned int warnings;
 	int nr_online_cpus;
+	int nr_isolated;	/* online CPUs the topology isolates */
 	char what[120];
 };
 
@@ -55,9 +56,30 @@ struct plan {
 	(cplan_snprintf((pl)->what, sizeof((pl)->what), __VA_ARGS__),	\
 	 cplan_fail((pl)->err, (error), (pl)->text, (offset), (pl)->what))
 
+/*
+ * A CPU the plan may place: online, not excluded by X[...] and not
+ * isolated.  An isolated CPU still counts in its core and L3 domain (core
+ * ordinals of C[...] do not move with isolation), but is in no partition.
+ */
 static bool plan_cpu_active(const struct plan *pl, int cpu)
 {
-	return pl->topo->cpu[cpu].online && !pl->pat->excluded[cpu];
+	const struct cplan_cpu *c = &pl->topo->cpu[cpu];
+
+	return c->online && !c->isolated && !pl->pat->excluded[cpu];
+}
+
+/* What an error about the CPUs left says they were left after. */
+static const char *plan_left_after(const struct plan *pl)
+{
+	int cpu, excluded = 0;
+
+	for (cpu = 0; cpu < pl->topo->nr_cpus; cpu++)
+		excluded += pl->topo->cpu[cpu].online && pl->pat->excluded[cpu];
+	if (excluded && pl->nr_isolated)
+		return " left after X[...] and isolated CPUs";
+	if (pl->nr_isolated)
+		return " left after isolated CPUs";
+	return excluded ? " left after X[...]" : "";
 }
 
 /* ---- building the planner's view --------------------------------------- */
@@ -257,8 +279,10 @@ static int build_view(struct plan *pl)
 		pl->cpu_dom[cpu] = -1;
 		pl->cpu_part[cpu] = CPLAN_NONE;
 		pl->cpu_node_core[cpu] = -1;
-		if (topo->cpu[cpu].online)
+		if (topo->cpu[cpu].online) {
 			online[n++] = cpu;
+			pl->nr_isolated += topo->cpu[cpu].isolated;
+		}
 	}
 	pl->nr_online_cpus = n;
 	ret = rank_cpus(pl, online, n);
@@ -536,6 +560,9 @@ static int place_default(struct plan *pl, int nparts)
 	int nn = pl->topo->nr_nodes, i, k = 0;
 	bool split;
 
+	if (!pl->nr_active_cpus && pl->nr_isolated)
+		return plan_error(pl, -EINVAL, -1, "no online CPU%s",
+				  plan_left_after(pl));
 	if (!pl->nr_active_cpus)
 		return plan_error(pl, -EINVAL, -1,
 				  "cpu_pattern: X[...] leaves no online CPU");
@@ -544,9 +571,7 @@ static int place_default(struct plan *pl, int nparts)
 	if (nparts > pl->nr_active_cpus)
 		return plan_error(pl, -ERANGE, -1,
 				  "npartitions=%d is more than the %d online CPUs%s",
-				  nparts, pl->nr_active_cpus,
-				  pl->nr_active_cpus < pl->nr_online_cpus ?
-				  " left after X[...]" : "");
+				  nparts, pl->nr_active_cpus, plan_left_after(pl));
 	if (nparts > CPLAN_PARTS_MAX)
 		return plan_error(pl, -ERANGE, -1,
 				  "%d partitions are more than the %d cpt supports",
@@ -635,7 +660,9 @@ static int check_nonempty(struct plan *pl)
 			continue;
 		if (pat->nr_parts)
 			ret = plan_error(pl, -EINVAL, pat->part_offset[p],
-					 "partition %d has no online CPU", p);
+					 "partition %d has no online CPU%s", p,
+					 pl->nr_isolated ?
+					 " that is not isolated" : "");
 		else
 			ret = plan_error(pl, -EINVAL, pat->core_drop_offset,
 					 "partition %d has no CPU left after C[...]",
@@ -674,7 +701,7 @@ static int place(struct plan *pl, int npartitions)
 /*
  * A CPU the plan left out stays out when it comes back online if the
  * pattern said so: excluded by X[...], not listed in explicit CPU lists, or
- * online and dropped by C[...].
+ * online and dropped by C[...] or isolated.
  */
 static bool plan_barred(const struct plan *pl, int cpu)
 {

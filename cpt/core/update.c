@@ -8,7 +8,8 @@
  * have placed them had they been there: with an online sibling first (never
  * split a core), then within their L3 domain, then their node, then the
  * nearest node, each time in the partition with the fewest online CPUs.
- * A fresh layout is a new cplan_make(), the administrator's call.
+ * An isolated CPU never gets one.  A fresh layout is a new cplan_make(),
+ * the administrator's call.
  */
 #include "cplan_internal.h"
 
@@ -188,7 +189,9 @@ int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *t
 		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPLAN_NONE ||
 		    u.barred[cpu])
 			continue;
-		if (u.node_barred && u.node_barred[topo->cpu[cpu].node]) {
+		/* isolated (offline when planned, or since): it stays out */
+		if (topo->cpu[cpu].isolated ||
+		    (u.node_barred && u.node_barred[topo->cpu[cpu].node])) {
 			u.barred[cpu] = true;
 			continue;
 		}

@@ -168,4 +168,40 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
 #define CPTK_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "CPT")
 #endif
 
+/*
+ * cptk_compat_cpu_isolated() - whether the kernel isolates @cpu
+ * @cpu: a CPU id below nr_cpu_ids
+ *
+ * True for a CPU outside the housekeeping set of scheduler domains
+ * (isolcpus=, isolcpus=domain,) or of the tick (nohz_full=, isolcpus=nohz,):
+ * the CPUs that /sys/devices/system/cpu/isolated and .../nohz_full list,
+ * which is what cpt-plan reads.  The tick's set rather than the kernel
+ * threads': nohz_full= clears both (TICK, WQ, TIMER, RCU, MISC, KTHREAD on
+ * 5.10 to 6.12; KERNEL_NOISE, which TICK names, on 7.x), but isolcpus=nohz,
+ * clears only the tick's on 6.1 and 6.12, and fills nohz_full all the
+ * same; and on 7.x HK_TYPE_KTHREAD names the domain set.  Without
+ * CONFIG_NO_HZ_FULL (Debian's 5.10) nohz_full= is ignored, and so the
+ * tick's set is every CPU.
+ *
+ * 5.10 has one housekeeping mask and enum hk_flags bits: a CPU is outside
+ * it for either flag.  5.19 made a mask per enum hk_type.  7.x split the
+ * domain set into HK_TYPE_DOMAIN_BOOT (isolcpus=) and HK_TYPE_DOMAIN, which
+ * also follows cpuset isolated partitions at run time; cpt keeps to the
+ * boot-time set, since nothing would tell it of a cpuset change.
+ */
+#include <linux/sched/isolation.h>
+
+static inline bool cptk_compat_cpu_isolated(unsigned int cpu)
+{
+#if defined(CPTK_HAVE_HK_TYPE_DOMAIN_BOOT)
+	return !housekeeping_test_cpu(cpu, HK_TYPE_DOMAIN_BOOT) ||
+	       !housekeeping_test_cpu(cpu, HK_TYPE_TICK);
+#elif defined(CPTK_HAVE_HK_TYPE)
+	return !housekeeping_test_cpu(cpu, HK_TYPE_DOMAIN) ||
+	       !housekeeping_test_cpu(cpu, HK_TYPE_TICK);
+#else
+	return !housekeeping_cpu(cpu, HK_FLAG_DOMAIN | HK_FLAG_TICK);
+#endif
+}
+
 #endif /* CPTK_COMPAT_H */

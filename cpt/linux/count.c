@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The partition count, as given at load (npartitions=, cpu_npartitions=)
- * and as written to /proc/sys/lnet/cpu_npartitions: one parser, so that
- * both refuse the same texts with the same log line.
+ * and as written to /proc/sys/lnet/cpu_npartitions, and the 0 or 1 of
+ * include_isolated: one parser, so that load and write refuse the same
+ * texts with the same log line.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,5 +48,29 @@ int cptk_parse_count(const char *val, size_t len, const char *name, int *count)
 		return ret;
 	}
 	*count = n;
+	return 0;
+}
+
+/**
+ * cptk_parse_flag() - parse a 0 or 1 given at load or written
+ * @val: the text, NUL-terminated
+ * @len: its length as given
+ * @name: the parameter's name, for the log line
+ * @flag: the value, when the text is "0" or "1"
+ *
+ * Return: 0, or -EINVAL / -ERANGE after one log line.
+ */
+int cptk_parse_flag(const char *val, size_t len, const char *name, bool *flag)
+{
+	int ret, n;
+
+	ret = cptk_parse_count(val, len, name, &n);
+	if (ret)
+		return ret;
+	if (n != 0 && n != 1) {
+		pr_err("%s=%d: 0 or 1 only\n", name, n);
+		return -EINVAL;
+	}
+	*flag = n;
 	return 0;
 }

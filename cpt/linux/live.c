@@ -212,12 +212,14 @@ static void cptk_report(const struct cptab *tab)
 }
 
 /*
- * Plan a table for @npartitions and @pattern from the CPUs online now.  The
- * caller holds the hotplug lock.  A refused plan logs one line, the
+ * Plan a table for @npartitions and @pattern from the CPUs online now,
+ * leaving out the isolated ones unless @include_isolated.  The caller
+ * holds the hotplug lock.  A refused plan logs one line, the
  * planner's own, whether the values come from the module parameters or a
  * sysctl write: the user's value is wrong, and the line says why.
  */
-static struct cptab *cptk_build(int npartitions, const char *pattern)
+static struct cptab *cptk_build(int npartitions, const char *pattern,
+			       bool include_isolated)
 {
 	struct cplan_err err = { .offset = -1 };
 	struct cplan_table *table;
@@ -228,6 +230,8 @@ static struct cptab *cptk_build(int npartitions, const char *pattern)
 	topo = cptk_topo_snapshot(-1);
 	if (!topo)
 		return ERR_PTR(-ENOMEM);
+	if (!include_isolated)
+		cptk_topo_mark_isolated(topo);
 	ret = cplan_make(topo, npartitions, pattern, &table, &err);
 	cplan_topo_free(topo);
 	if (ret) {
@@ -239,7 +243,10 @@ static struct cptab *cptk_build(int npartitions, const char *pattern)
 		return ERR_PTR(ret);
 	}
 	tab = cptk_tab_create(table, npartitions, pattern);
-	return tab ?: ERR_PTR(-ENOMEM);
+	if (!tab)
+		return ERR_PTR(-ENOMEM);
+	tab->include_isolated = include_isolated;
+	return tab;
 }
 
 /*
@@ -289,6 +296,9 @@ static void cptk_follow(unsigned int cpu, bool up)
 	topo = cptk_topo_snapshot(up ? -1 : (int)cpu);
 	if (!topo)
 		goto warn;
+	/* An isolated CPU coming online stays out (cplan_table_update()). */
+	if (!old->include_isolated)
+		cptk_topo_mark_isolated(topo);
 	ret = cplan_table_update(old->table, topo, &table, &err);
 	cplan_topo_free(topo);
 	if (ret)
@@ -298,6 +308,7 @@ static void cptk_follow(unsigned int cpu, bool up)
 		ret = -ENOMEM;
 		goto warn;
 	}
+	tab->include_isolated = old->include_isolated;
 	cptk_report_joins(old->table, tab->table);
 	/* The CPUs online differ (cptk_table_is_current()): so does @tab. */
 	cptk_install(tab, false);
@@ -356,6 +367,7 @@ static void cptk_drain(void)
  * cptk_live_start() - plan the first table, install it, follow hotplug
  * @npartitions: the partition count asked for (0: automatic)
  * @pattern: the cpu_pattern ("" for none)
+ * @include_isolated: place the CPUs isolcpus= and nohz_full= isolate too
  *
  * Planning, installing and registering the hotplug state happen under one
  * cpus_read_lock(): no CPU comes or goes between the snapshot and the first
@@ -363,7 +375,7 @@ static void cptk_drain(void)
  *
  * Return: 0, or a negative errno (a refused plan has said why in the log).
  */
-int cptk_live_start(int npartitions, const char *pattern)
+int cptk_live_start(int npartitions, const char *pattern, bool include_isolated)
 {
 	struct cptab *tab;
 	int ret;
@@ -381,7 +393,7 @@ int cptk_live_start(int npartitions, const char *pattern)
 
 	cpus_read_lock();
 	mutex_lock(&cptk_live_lock);
-	tab = cptk_build(npartitions, pattern);
+	tab = cptk_build(npartitions, pattern, include_isolated);
 	if (IS_ERR(tab)) {
 		mutex_unlock(&cptk_live_lock);
 		cpus_read_unlock();
@@ -443,6 +455,8 @@ void cptk_live_stop(void)
  * cptk_live_replan() - plan a new table from scratch and put it in force
  * @npartitions: the new partition count, or NULL to keep the one in force
  * @pattern: the new cpu_pattern, or NULL to keep the one in force
+ * @include_isolated: the new include_isolated, or NULL to keep the one in
+ *	force
  *
  * The sysctl write path.  The new table is planned from the CPUs online
  * now, exactly as at load; a refused plan leaves the table in force, and
@@ -454,7 +468,8 @@ void cptk_live_stop(void)
  * once when the plan is the table in force: nothing is replaced), or the
  * planner's negative errno.
  */
-int cptk_live_replan(const int *npartitions, const char *pattern)
+int cptk_live_replan(const int *npartitions, const char *pattern,
+		     const bool *include_isolated)
 {
 	struct cptab *old, *tab;
 	bool notify = false, same;
@@ -472,7 +487,9 @@ int cptk_live_replan(const int *npartitions, const char *pattern)
 		goto unlock;
 	}
 	tab = cptk_build(npartitions ? *npartitions : old->npartitions,
-			pattern ?: old->pattern);
+			 pattern ?: old->pattern,
+			 include_isolated ? *include_isolated :
+					    old->include_isolated);
 	if (IS_ERR(tab)) {
 		ret = PTR_ERR(tab);
 		goto unlock;
@@ -486,7 +503,8 @@ int cptk_live_replan(const int *npartitions, const char *pattern)
 	 */
 	same = cplan_table_equal(old->table, tab->table);
 	if (same && tab->npartitions == old->npartitions &&
-	    !strcmp(tab->pattern, old->pattern)) {
+	    !strcmp(tab->pattern, old->pattern) &&
+	    tab->include_isolated == old->include_isolated) {
 		pr_info("the partition table is unchanged\n");
 		cptk_tab_destroy(tab);
 		goto unlock;

@@ -27,8 +27,9 @@ int cptk_live_register(struct notifier_block *nb);
 int cptk_live_unregister(struct notifier_block *nb);
 bool cptk_in_notifier(void);
 
-int cptk_live_start(int npartitions, const char *pattern);
+int cptk_live_start(int npartitions, const char *pattern, bool include_isolated);
 void cptk_live_stop(void);
-int cptk_live_replan(const int *npartitions, const char *pattern);
+int cptk_live_replan(const int *npartitions, const char *pattern,
+		     const bool *include_isolated);
 
 #endif /* CPTK_LIVE_H */

@@ -140,6 +140,17 @@ __MODULE_PARM_TYPE(cpu_pattern, "charp");
 MODULE_PARM_DESC(cpu_pattern,
 		 "CPU partition pattern, e.g. \"0[0-3] 1[4-7]\", \"N 0[0] 1[1]\", \"X[0]\", \"C[0]\" (empty: automatic)");
 
+/*
+ * include_isolated=1 places the CPUs that isolcpus= and nohz_full= take
+ * from the kernel's housekeeping (cpt(4)); by default they are in no
+ * partition.  Kept as text and parsed at init, like the counts.
+ */
+static struct cptk_count_param include_isolated;
+module_param_cb(include_isolated, &cptk_count_ops, &include_isolated, 0444);
+__MODULE_PARM_TYPE(include_isolated, "int");
+MODULE_PARM_DESC(include_isolated,
+		 "1: place the CPUs isolated by isolcpus= and nohz_full= too (default 0: in no partition)");
+
 static int cptk_parse_param(struct cptk_count_param *param, const char *name)
 {
 	if (!param->text)
@@ -168,14 +179,33 @@ static int cptk_read_count(int *count)
 	return 0;
 }
 
+/* include_isolated, 0 when not given. */
+static int cptk_read_include_isolated(bool *flag)
+{
+	struct cptk_count_param *param = &include_isolated;
+	int ret;
+
+	*flag = false;
+	if (!param->text)
+		return 0;
+	ret = cptk_parse_flag(param->text, strlen(param->text),
+			      "include_isolated", flag);
+	if (!ret)
+		param->val = *flag;
+	return ret;
+}
+
 static int __init cptk_init(void)
 {
+	bool isolated;
 	int count, ret;
 
 	ret = cptk_read_count(&count);
+	if (!ret)
+		ret = cptk_read_include_isolated(&isolated);
 	if (ret)
 		return ret;
-	ret = cptk_live_start(count, cpu_pattern ?: "");
+	ret = cptk_live_start(count, cpu_pattern ?: "", isolated);
 	if (ret)
 		return ret;
 

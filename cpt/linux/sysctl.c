@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/sys/lnet: the files Lustre's libcfs provides, and two tunables.
+ * /proc/sys/lnet: the files Lustre's libcfs provides, and three tunables.
  *
  *   cpu_partition_table     0444  the table in force, one line per partition
  *   cpu_partition_distance  0444  distances between partitions
  *   cpu_npartitions         0644  the partition count in force (0: automatic)
  *   cpu_pattern             0644  the cpu_pattern in force (empty: none)
+ *   include_isolated        0644  1: isolated CPUs are placed too (0: not)
  *
- * Writing cpu_npartitions or cpu_pattern (sysctl -w lnet.cpu_npartitions=6,
- * sysctl -w lnet.cpu_pattern="N") plans a new table from the CPUs online
- * now, with the other value in force, exactly as at load: an explicit
- * pattern still fixes the count, so writing cpu_npartitions under such a
- * pattern only changes the value shown (and warns, as at load).  A value
- * the planner refuses fails the write with its errno and one line in the
- * log, and changes nothing.  Writing needs CAP_SYS_ADMIN in the initial
- * user namespace, on top of the file mode: the table is the whole
- * machine's.  A count is one write() at offset 0; a pattern may come in
- * pieces (see cptk_pending), may end with one newline (echo adds it), which
- * is not part of it, and is at most 4096 bytes (-E2BIG beyond).
+ * Writing cpu_npartitions, cpu_pattern or include_isolated (sysctl -w
+ * lnet.cpu_npartitions=6, sysctl -w lnet.cpu_pattern="N") plans a new
+ * table from the CPUs online now, with the other values in force, exactly
+ * as at load: an explicit pattern still fixes the count, so writing
+ * cpu_npartitions under such a pattern only changes the value shown (and
+ * warns, as at load).  A value the planner refuses fails the write with
+ * its errno and one line in the log, and changes nothing.  Writing needs
+ * CAP_SYS_ADMIN in the initial user namespace, on top of the file mode:
+ * the table is the whole machine's.  A number is one write() at offset 0;
+ * a pattern may come in pieces (see cptk_pending), may end with one
+ * newline (echo adds it), which is not part of it, and is at most 4096
+ * bytes (-E2BIG beyond).
  *
  * Reading.  A table's text of each file is rendered once, the first time
  * it is read, and kept with the table, so every read() returns bytes of
@@ -102,6 +104,7 @@ static const struct cptk_text *cptk_text_of(struct cptab *tab,
 		.table = tab->table,
 		.npartitions = tab->npartitions,
 		.pattern = tab->pattern,
+		.include_isolated = tab->include_isolated,
 	};
 
 	return cptk_text_get(&tab->texts, kind, &src);
@@ -197,8 +200,14 @@ static void cptk_log_offset(const char *name, loff_t pos)
 	pr_err("%s: a write at offset %lld continues no value\n", name, pos);
 }
 
-static int cptk_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
+/*
+ * A write of cpu_npartitions (@name) or of include_isolated (a flag):
+ * parse the number and plan with it.
+ */
+static int cptk_proc_set_number(const char *name, bool flag,
+				const void *buffer, size_t *lenp, loff_t *ppos)
 {
+	bool isolated;
 	size_t vlen;
 	char *val;
 	int ret, n;
@@ -206,17 +215,21 @@ static int cptk_proc_set_count(const void *buffer, size_t *lenp, loff_t *ppos)
 	ret = cptk_proc_may_write();
 	if (ret)
 		return ret;
-	/* A count is a few bytes: one write() at offset 0. */
+	/* A number is a few bytes: one write() at offset 0. */
 	if (*ppos) {
-		cptk_log_offset("cpu_npartitions", *ppos);
+		cptk_log_offset(name, *ppos);
 		return -EINVAL;
 	}
 	val = cptk_proc_value(buffer, *lenp, CPTK_COUNT_MAX, &vlen);
 	if (!val)
 		return -ENOMEM;
-	ret = cptk_parse_count(val, vlen, "cpu_npartitions", &n);
+	if (flag)
+		ret = cptk_parse_flag(val, vlen, name, &isolated);
+	else
+		ret = cptk_parse_count(val, vlen, name, &n);
 	if (!ret)
-		ret = cptk_live_replan(&n, NULL);
+		ret = flag ? cptk_live_replan(NULL, NULL, &isolated) :
+			     cptk_live_replan(&n, NULL, NULL);
 	kfree(val);
 	if (ret)
 		return ret;
@@ -229,8 +242,19 @@ static int cptk_proc_npartitions(CPTK_CTL_CONST struct ctl_table *ctl,
 				loff_t *ppos)
 {
 	if (write)
-		return cptk_proc_set_count(buffer, lenp, ppos);
+		return cptk_proc_set_number("cpu_npartitions", false, buffer,
+					    lenp, ppos);
 	return cptk_proc_read(CPTK_TEXT_NPARTITIONS, buffer, lenp, ppos);
+}
+
+static int cptk_proc_include_isolated(CPTK_CTL_CONST struct ctl_table *ctl,
+				      int write, void *buffer, size_t *lenp,
+				      loff_t *ppos)
+{
+	if (write)
+		return cptk_proc_set_number("include_isolated", true, buffer,
+					    lenp, ppos);
+	return cptk_proc_read(CPTK_TEXT_INCLUDE_ISOLATED, buffer, lenp, ppos);
 }
 
 /*
@@ -317,7 +341,7 @@ static int cptk_pending_apply(void)
 		pr_err("cpu_pattern: NUL byte at offset %zu\n", strlen(val));
 		ret = -EINVAL;
 	} else {
-		ret = cptk_live_replan(NULL, val);
+		ret = cptk_live_replan(NULL, val, NULL);
 	}
 	kfree(val);
 	return ret;
@@ -362,6 +386,7 @@ static struct ctl_table cptk_sysctl_table[] = {
 	{ .procname = "cpu_partition_distance", .mode = 0444, .proc_handler = cptk_proc_distance },
 	{ .procname = "cpu_npartitions", .mode = 0644, .proc_handler = cptk_proc_npartitions },
 	{ .procname = "cpu_pattern", .mode = 0644, .proc_handler = cptk_proc_pattern },
+	{ .procname = "include_isolated", .mode = 0644, .proc_handler = cptk_proc_include_isolated },
 	CPTK_CTL_SENTINEL
 };
 

@@ -37,9 +37,10 @@ struct cptk_part {
  * Everything a table consists of (struct cptab is opaque in cpt.h).  @part
  * has nr_parts + 1 entries: the last one, the union of all partitions,
  * answers for CPT_ANY.  @table (the core's plan) stays for the per-CPU and
- * per-node lookups and for rendering /proc.  @npartitions and @pattern are
- * the values it was planned with, the ones /proc/sys/lnet shows and that
- * hotplug carries over to the next table.
+ * per-node lookups and for rendering /proc.  @npartitions, @pattern and
+ * @include_isolated are the values it was planned with, the ones
+ * /proc/sys/lnet shows and that hotplug carries over to the next table
+ * (live.c sets @include_isolated after cptk_tab_create()).
  *
  * Nothing but @texts changes once a table is installed, and each of
  * them only once (text.h), so readers need no lock.  @any_distance[p] is
@@ -57,6 +58,7 @@ struct cptab {
 	struct cptk_part *part;
 	int npartitions;
 	char *pattern;
+	bool include_isolated;
 	u64 generation;
 	u64 serial;
 	refcount_t ref;

@@ -38,6 +38,8 @@ static size_t cptk_text_format(const struct cptk_text_src *src,
 		return cplan_format_distance(src->table, buf, size);
 	case CPTK_TEXT_NPARTITIONS:
 		return snprintf(buf, size, "%d\n", src->npartitions);
+	case CPTK_TEXT_INCLUDE_ISOLATED:
+		return snprintf(buf, size, "%d\n", src->include_isolated);
 	default:
 		return snprintf(buf, size, "%s\n", src->pattern);
 	}

@@ -18,6 +18,7 @@ enum cptk_text_kind {
 	CPTK_TEXT_DISTANCE,
 	CPTK_TEXT_NPARTITIONS,
 	CPTK_TEXT_PATTERN,
+	CPTK_TEXT_INCLUDE_ISOLATED,
 	CPTK_NR_TEXTS
 };
 
@@ -41,6 +42,7 @@ struct cptk_text_src {
 	const struct cplan_table *table;
 	int npartitions;
 	const char *pattern;
+	bool include_isolated;
 };
 
 void cptk_texts_init(struct cptk_texts *texts);

@@ -94,3 +94,21 @@ struct cplan_topo *cptk_topo_snapshot(int dying)
 	cptk_read_nodes(topo);
 	return topo;
 }
+
+/**
+ * cptk_topo_mark_isolated() - keep the CPUs the kernel isolates out
+ * @topo: a snapshot from cptk_topo_snapshot()
+ *
+ * Flags each online CPU of @topo that isolcpus= or nohz_full= took from
+ * the housekeeping sets (cptk_compat_cpu_isolated()), so that the planner
+ * and the hotplug update leave it out.  The caller skips this when
+ * include_isolated is set.
+ */
+void cptk_topo_mark_isolated(struct cplan_topo *topo)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
+		if (topo->cpu[cpu].online)
+			topo->cpu[cpu].isolated = cptk_compat_cpu_isolated(cpu);
+}

@@ -226,6 +226,7 @@ static void set_online(struct machine *m, int cpu, bool online, struct rng *r)
 		c->package = m->real[cpu].package;
 		c->node = m->real[cpu].node;
 		c->llc = m->real[cpu].llc;
+		c->isolated = false;
 		if (!(m->flags & FZ_F_INCONSIST))
 			m->topo->node_online[c->node] = true;
 	} else if (m->flags & FZ_F_GARBAGE) {
@@ -235,6 +236,8 @@ static void set_online(struct machine *m, int cpu, bool online, struct rng *r)
 		c->package = junk[rnd(r, 6)];
 		c->node = junk[rnd(r, 6)];
 		c->llc = junk[rnd(r, 6)];
+		/* ignored while offline, like the rest (cplan.h) */
+		c->isolated = rnd(r, 2);
 	}
 }
 

@@ -545,4 +545,33 @@ else
 	fail "scale: $BENCH not built"
 fi
 
+# Isolated CPUs: devices/system/cpu/{isolated,nohz_full} under --sysfs, and
+# --isolated / --include-isolated (the module's include_isolated=1).
+I=$S/numa2x2-isol
+N=$S/numa2x2-nohz
+expect "isolated: sysfs cpu/isolated 2-3 left out" $E/numa2x2.isol - --sysfs $I
+expect "isolated: sysfs cpu/nohz_full 4-7 left out" $E/numa2x2.nohz - --sysfs $N
+expect "isolated: nohz_full distance" $E/numa2x2.nohz-distance - --sysfs $N --distance
+expect "isolated: --include-isolated places them" $E/numa2x2.full - --sysfs $I --include-isolated
+expect "isolated: -I on nohz_full" $E/numa2x2.full - --sysfs $N -I
+expect "isolated: --isolated '' overrides sysfs" $E/numa2x2.full - --sysfs $I --isolated ''
+expect "isolated: --isolated 4-7 replaces sysfs 2-3" $E/numa2x2.nohz - --sysfs $I --isolated 4-7
+expect "isolated: one thread (--isolated 3) loses only itself" $E/numa2x2.isol3 - --sysfs $I -i 3
+expect "isolated: --isolated 0,24 on lscpu input (23 cores: 11 x 2 + 1)" $E/xeon-8160.isol0 - --lscpu $F/xeon-8160.lscpu --isolated 0,24
+expect "isolated: --isolated 3 replaces sysfs nohz_full 4-7" $E/numa2x2.isol3 - --sysfs $N --isolated 3
+expect "isolated: --isolated with --include-isolated" $E/numa2x2.full - --sysfs $I -i 2-3 -I
+# --explain names them and counts cores over the others: 6 cores left.
+if ran "isolated: --explain" 0 --sysfs $N --explain; then
+	if grep -q '^  isolated:    4-7 ' "$T/out" &&
+	   grep -q 'ceil(6 cores / 2), 2 nodes with CPUs), at most 6 cores' "$T/out"; then
+		pass "isolated: --explain names 4-7 and counts 6 cores"
+	else
+		fail "isolated: --explain names 4-7 and counts 6 cores" "$(cat "$T/out")"
+	fi
+fi
+fails "isolated: --isolated past the last CPU" 2 '--isolated: .*past the last CPU' --sysfs $I --isolated 2-16
+fails "isolated: --isolated malformed" 2 '--isolated: malformed' --sysfs $I --isolated 2-x
+fails "isolated: npartitions past the CPUs left" 1 'npartitions=15 is more than the 14 online CPUs left after isolated CPUs' --sysfs $I -n 15
+fails "isolated: a list of isolated CPUs only" 1 'cpu_pattern: partition 0 has no online CPU that is not isolated' --sysfs $I -p '0[2-3] 1[4-7]'
+
 report_summary

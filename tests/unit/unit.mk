@@ -12,7 +12,8 @@
 
 UNIT_DIR	:= tests/unit
 UNIT_OUT	:= build/unit
-UNIT_TESTS	:= test_plan test_pattern test_format test_update test_fuzz_findings
+UNIT_TESTS	:= test_plan test_pattern test_format test_update test_fuzz_findings \
+		   test_isolated
 UNIT_BINS	:= $(addprefix $(UNIT_OUT)/,$(UNIT_TESTS))
 UNIT_HELPERS	:= $(UNIT_OUT)/topo_fixtures.o $(UNIT_OUT)/unit_helpers.o \
 		   $(UNIT_OUT)/oracle.o

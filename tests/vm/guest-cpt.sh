@@ -207,14 +207,21 @@ for n in /sys/devices/system/node/node[0-9]*; do
 done
 FIRST=$(expand "$online" | head -n 1)
 LAST=$(expand "$online" | tail -n 1)
-echo "online CPUs $online ($NCPU), cores $NCORES, CPU nodes$NODES${MEMNODES:+, memory-only nodes$MEMNODES}, kernel $(uname -r)"
+# CPUs the kernel isolates (isolcpus=, nohz_full=) are in no partition:
+# the generic checks use the others.
+ISOL=$(cat $SYSCPU/isolated $SYSCPU/nohz_full 2>/dev/null | tr '\n' ',')
+expand "$ISOL" | sort -nu >$TMP/isolated
+expand "$online" | grep -vxF -f $TMP/isolated >$TMP/usable || true
+[ -s $TMP/isolated ] || expand "$online" >$TMP/usable
+NUSE=$(wc -l <$TMP/usable)
+echo "online CPUs $online ($NCPU), cores $NCORES, CPU nodes$NODES${MEMNODES:+, memory-only nodes$MEMNODES}, isolated: $(tr '\n' ' ' <$TMP/isolated)kernel $(uname -r)"
 [ -f cpt.ko ] || { fail "cpt.ko is in the initramfs"; report_summary; exit 1; }
 [ -x cpt-plan ] || fail "cpt-plan is in the initramfs (make build/cpt-plan.static)"
 
 # ---------------------------------------------------------------------------
 section "modinfo"
 modinfo ./cpt.ko >$TMP/modinfo 2>&1
-for p in npartitions cpu_npartitions cpu_pattern; do
+for p in npartitions cpu_npartitions cpu_pattern include_isolated; do
 	if grep -Eq "^parm:[[:space:]]+$p:" $TMP/modinfo; then
 		pass "modinfo shows parameter $p"
 	else
@@ -304,10 +311,10 @@ fi
 # ---------------------------------------------------------------------------
 section "npartitions and patterns"
 READS=1
-set -- 1 2 3 5 7 $((NCORES / 2)) "$NCORES" $((NCORES + 1)) "$NCPU"
+set -- 1 2 3 5 7 $((NCORES / 2)) "$NCORES" $((NCORES + 1)) "$NUSE"
 seen=" "
 for n; do
-	{ [ "$n" -ge 1 ] && [ "$n" -le "$NCPU" ]; } || continue
+	{ [ "$n" -ge 1 ] && [ "$n" -le "$NUSE" ]; } || continue
 	case $seen in *" $n "*) continue ;; esac
 	seen="$seen$n "
 	good_load "npartitions=$n" "npartitions=$n"
@@ -321,7 +328,10 @@ good_load "npartitions=2 cpu_pattern=N" npartitions=2 cpu_pattern=N
 good_load "cpu_pattern=0[*]" "cpu_pattern=0[*]"
 good_load "cpu_pattern=X[$FIRST]" "cpu_pattern=X[$FIRST]"
 good_load "npartitions=2 cpu_pattern=X[$LAST]" npartitions=2 "cpu_pattern=X[$LAST]"
-good_load "cpu_pattern=C[0]" "cpu_pattern=C[0]"
+# C[0] empties partition 0 when isolation left it core 0 alone (isol).
+CDROP=0
+[ -s $TMP/isolated ] && CDROP=$((NCORES - 1))
+good_load "cpu_pattern=C[$CDROP]" "cpu_pattern=C[$CDROP]"
 good_load "cpu_pattern=X[$FIRST] C[1]" "cpu_pattern=X[$FIRST] C[1]"
 # N with explicit node lists: every CPU node alone, then all in one.
 i=0
@@ -332,8 +342,8 @@ for n in $NODES; do
 done
 good_load "cpu_pattern=$pat" "cpu_pattern=$pat"
 good_load "cpu_pattern=N 0[*]" "cpu_pattern=N 0[*]"
-if [ "$NCPU" -ge 4 ]; then
-	c=$(expand "$online" | sed -n 1,4p | tr '\n' ' ')
+if [ "$NUSE" -ge 4 ]; then
+	c=$(sed -n 1,4p $TMP/usable | tr '\n' ' ')
 	# shellcheck disable=SC2086 # the four CPU numbers
 	set -- $c
 	good_load "cpu_pattern=1[$1,$2] 0[$3-$4]" "cpu_pattern=1[$1,$2] 0[$3-$4]"
@@ -411,6 +421,51 @@ flat() {
 		_i=$((_i + 1))
 	done
 }
+# isolated_checks NAME LIST TABLE FULL CPU: with the CPUs of LIST isolated
+# by the boot line, the default TABLE is cpt-plan's for --isolated LIST;
+# lnet.include_isolated=1 gives FULL (cpt-plan --include-isolated) and 0
+# TABLE again; a bad value changes nothing; the isolated CPU, offline and
+# back, stays out, and comes back to its partition under include_isolated.
+isolated_checks() {
+	printf '%b' "$3" >$TMP/isol.t
+	printf '%b' "$4" >$TMP/full.t
+	if ! cpt_insmod ./cpt.ko 2>$TMP/insmod.err; then
+		fail "$1: insmod cpt.ko" "$(cat $TMP/insmod.err)"
+		return 1
+	fi
+	./cpt-plan --sysfs /sys --isolated "$2" >$TMP/plan.t 2>&1
+	same_file "$1: table == cpt-plan --isolated $2" $T $TMP/plan.t
+	./cpt-plan --sysfs /sys --include-isolated >$TMP/plan.t 2>&1
+	same_file "$1: cpt-plan --include-isolated as specified" $TMP/plan.t $TMP/full.t
+	same "$1: include_isolated reads 0" "$(cat $P/include_isolated)" 0
+	check "$1: sysctl -w lnet.include_isolated=1" sysctl -w lnet.include_isolated=1
+	same_file "$1: include_isolated=1 by sysctl places them" $T $TMP/full.t
+	same "$1: include_isolated reads 1" "$(cat $P/include_isolated)" 1
+	echo 0 >"$SYSCPU/cpu$5/online"
+	echo 1 >"$SYSCPU/cpu$5/online"
+	same_file "$1: included cpu$5 offline and back: in its partition" $T $TMP/full.t
+	check "$1: echo 0 >include_isolated" sh -c "echo 0 >$P/include_isolated"
+	same_file "$1: include_isolated=0 leaves them out again" $T $TMP/isol.t
+	kmark
+	if (echo 2 >$P/include_isolated) 2>/dev/null; then
+		fail "$1: include_isolated=2 refused"
+	else
+		pass "$1: include_isolated=2 refused"
+	fi
+	same "$1: one cpt: line for include_isolated=2" \
+		"$(klog | grep -c 'cpt: include_isolated')" 1
+	same_file "$1: table unchanged by the refused write" $T $TMP/isol.t
+	echo 0 >"$SYSCPU/cpu$5/online"
+	echo 1 >"$SYSCPU/cpu$5/online"
+	same_file "$1: isolated cpu$5 offline and back: stays out" $T $TMP/isol.t
+	unload "$1"
+	bad_load "$1: include_isolated=2 at load" include_isolated 'Invalid argument' include_isolated=2
+}
+NUMA_D="0\t: 0:10 1:10 2:21 3:21
+1\t: 0:10 1:10 2:21 3:21
+2\t: 0:21 1:21 2:10 3:10
+3\t: 0:21 1:21 2:10 3:10
+"
 case $PROFILE in
 seed)	# 48 CPUs, 1 node, 24 cores of 2 threads (2k, 2k+1), one L3
 	expect_text "seed defaults" "" \
@@ -547,6 +602,48 @@ big)	# 240 CPUs: 2 nodes of 2 L3 dies of 30 cores of 2 threads
 2\t: 0:21 1:21 2:10 3:10
 3\t: 0:21 1:21 2:10 3:10
 "
+	;;
+isol)	# numa2x2 booted with isolcpus=2,3: core (2,3) is in no partition.
+	# 7 cores: 4 partitions; nodes of 3 and 4 cores get 2 each (shares
+	# 1.7 and 2.3); node 0: L3 0-3 keeps core (0,1), L3 4-7 two cores.
+	same "isol: cpu/isolated" "$(cat $SYSCPU/isolated)" 2-3
+	ISOLT="0\t: 0 1
+1\t: 4 5 6 7
+2\t: 8 9 10 11
+3\t: 12 13 14 15
+"
+	expect_text "isol defaults" "" "$ISOLT" "$NUMA_D"
+	expect_text "isol include_isolated=1" include_isolated=1 "$(rows 4 4)" "$NUMA_D"
+	isolated_checks isol 2-3 "$ISOLT" "$(rows 4 4)" 3
+	# partition 0 is core (0,1) alone: C[0] leaves it empty
+	bad_load "isol: cpu_pattern=C[0]" 'no CPU left after C' 'Invalid argument' "cpu_pattern=C[0]"
+	if ./cpt-plan --sysfs /sys --pattern 'C[0]' >/dev/null 2>&1; then
+		fail "isol: cpt-plan refuses C[0] too"
+	else
+		pass "isol: cpt-plan refuses C[0] too"
+	fi
+	;;
+nohz)	# numa2x2 booted with nohz_full=4-7: the L3 die 4-7 is in no
+	# partition.  6 cores: 3 partitions, 1 on node 0 and 2 on node 1.
+	if [ -e $SYSCPU/nohz_full ]; then
+		same "nohz: cpu/nohz_full" "$(cat $SYSCPU/nohz_full)" 4-7
+		NOHZT="0\t: 0 1 2 3
+1\t: 8 9 10 11
+2\t: 12 13 14 15
+"
+		expect_text "nohz defaults" "" "$NOHZT" \
+"0\t: 0:10 1:21 2:21
+1\t: 0:21 1:10 2:10
+2\t: 0:21 1:10 2:10
+"
+		expect_text "nohz include_isolated=1" include_isolated=1 "$(rows 4 4)" "$NUMA_D"
+		isolated_checks nohz 4-7 "$NOHZT" "$(rows 4 4)" 5
+	else
+		# Without CONFIG_NO_HZ_FULL (Debian's 5.10) the kernel ignores
+		# nohz_full=: nothing is isolated.
+		pass "nohz: no cpu/nohz_full: this kernel ignores nohz_full="
+		expect_text "nohz defaults, nothing isolated" "" "$(rows 4 4)" "$NUMA_D"
+	fi
 	;;
 esac
 
