@@ -56,9 +56,12 @@
 #define CPT_H
 
 #include <linux/cpumask.h>
+#include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/notifier.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
 #define CPT_ANY		(-1)
@@ -73,8 +76,29 @@
  */
 #define CPT_IMPORT_NS		MODULE_INFO(import_ns, "CPT")
 
-/* A partition table; opaque. */
+/*
+ * A partition table.  Opaque but for its head, struct cptab_lookup, which
+ * the inline lookups cptab_current() and cptab_of_cpu() read so that they
+ * cost a CPU number and an array load, not a call.  The head is no
+ * interface of its own: read it only through those two functions.
+ */
 struct cptab;
+
+/**
+ * struct cptab_lookup - the first member of every struct cptab
+ * @of_cpu: partition of each CPU, CPT_ANY for one in no partition
+ *	(cptab_of_cpu())
+ * @current_of_cpu: the same with every CPU in a partition, as
+ *	cptab_current() answers (a CPU in no partition borrows one)
+ * @nr_cpus: entries of both arrays, nr_cpu_ids
+ *
+ * Filled when the table is built and never changed, like the rest of it.
+ */
+struct cptab_lookup {
+	const int *of_cpu;
+	const int *current_of_cpu;
+	unsigned int nr_cpus;
+};
 
 /**
  * cpt_get() - take a reference to the table in force
@@ -122,19 +146,60 @@ u64 cptab_generation(const struct cptab *tab);
 /*
  * The lookups of one table.  Each takes a held table (or NULL, for which it
  * answers as for an invalid partition) and means what the function of the
- * same name without "tab" below says.
+ * same name without "tab" below says; but for cptab_current() and
+ * cptab_of_cpu() further down, which are inline and take no NULL.
  */
 int cptab_number(const struct cptab *tab);
 int cptab_weight(const struct cptab *tab, int cpt);
 bool cptab_online(const struct cptab *tab, int cpt);
 const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt);
 const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt);
-int cptab_current(const struct cptab *tab);
-int cptab_of_cpu(const struct cptab *tab, int cpu);
 int cptab_of_node(const struct cptab *tab, int node);
 int cptab_distance(const struct cptab *tab, int cpt1, int cpt2);
 int cptab_bind_current(const struct cptab *tab, int cpt);
 int cptab_spread_node(struct cptab *tab, int cpt);
+
+/**
+ * cptab_current() - partition of the CPU the caller runs on, in a held table
+ * @tab: a held table, not NULL
+ *
+ * As cpt_current(), but from @tab, which does not change while it is held:
+ * the answer indexes an array sized with cptab_number(@tab), whatever
+ * replacements happen meanwhile (during one, @tab answers as it did
+ * before).  A raw CPU number and two loads, inline: unlike the cptab_*()
+ * functions above, it does not check @tab for NULL.
+ *
+ * Context: any context.
+ * Return: a partition of @tab, 0 .. cptab_number(@tab) - 1; never CPT_ANY.
+ */
+static inline int cptab_current(const struct cptab *tab)
+{
+	const struct cptab_lookup *lk = (const struct cptab_lookup *)tab;
+
+	/* Any CPU will do if we migrate: the answer is advisory anyway. */
+	return lk->current_of_cpu[(unsigned int)raw_smp_processor_id()];
+}
+
+/**
+ * cptab_of_cpu() - partition of a CPU, in a held table
+ * @tab: a held table, not NULL
+ * @cpu: CPU id
+ *
+ * As cpt_of_cpu(), from @tab, which answers the same while it is held.
+ * Inline, a bound check and two loads; @tab is not checked for NULL.
+ *
+ * Context: any context.
+ * Return: the partition of @cpu in @tab, CPT_ANY when @cpu belongs to none,
+ * or -EINVAL when @cpu is not below nr_cpu_ids.
+ */
+static inline int cptab_of_cpu(const struct cptab *tab, int cpu)
+{
+	const struct cptab_lookup *lk = (const struct cptab_lookup *)tab;
+
+	if (unlikely((unsigned int)cpu >= lk->nr_cpus))
+		return -EINVAL;
+	return lk->of_cpu[cpu];
+}
 
 /* Notifier action: @data is the struct cptab now in force. */
 #define CPT_TABLE_REPLACED	1
@@ -239,20 +304,47 @@ const struct cpumask *cpt_cpumask(int cpt);
  */
 const nodemask_t *cpt_nodemask(int cpt);
 
+/*
+ * cpt_cpu_partition: cptab_current() of the table in force, per CPU, for
+ * cpt_current().  cpt writes it, no one else: read it through
+ * cpt_current().
+ */
+DECLARE_PER_CPU(int, cpt_cpu_partition);
+
 /**
  * cpt_current() - partition of the CPU the caller runs on
  *
  * The answer may be stale as soon as it is returned, unless the caller
  * cannot migrate (preemption disabled, or bound with cpt_bind_current()).
+ * It is one per-CPU read (this_cpu_read()): cpt keeps the partition of
+ * each CPU in the table in force in a per-CPU variable.
  *
- * A CPU that belongs to no partition (excluded by cpu_pattern) is mapped to
- * the partition that holds its NUMA node, or, when there is none, to
- * partition (cpu % number of partitions), so that the result can always
- * index a per-partition array of the same table.
+ * A CPU that belongs to no partition (excluded by cpu_pattern, or offline
+ * since before the table was planned) is mapped to the partition that holds
+ * its NUMA node, or, when there is none, to partition (cpu % number of
+ * partitions), so that the result can always index a per-partition array
+ * of the same table.  An offline CPU that had a partition keeps it.
  *
- * Return: a partition, 0 .. cpt_number() - 1; never CPT_ANY.
+ * During a replacement: cpt publishes the new table, then writes the
+ * per-CPU value of every possible CPU, one CPU at a time, then queues the
+ * notification.  So between the publication and the notification,
+ * cpt_current() may answer from the old table or from the new one (each
+ * CPU switches once, and never back), and may disagree with cpt_number()
+ * or cpt_of_cpu(), which answer from the new one.  The callbacks of
+ * cpt_register_notifier() run after every CPU has switched, and a sysctl
+ * write returns after them.  Hotplug replacements keep the partition of
+ * every placed CPU, so for them both answers agree.  A consumer whose
+ * arrays are sized for one table uses cptab_current() of that table, or
+ * checks the answer against its count.
+ *
+ * Context: any context.
+ * Return: a partition, 0 .. cpt_number() - 1 (of the old or the new table
+ * during a replacement, see above); never CPT_ANY.
  */
-int cpt_current(void);
+static inline int cpt_current(void)
+{
+	return this_cpu_read(cpt_cpu_partition);
+}
 
 /**
  * cpt_of_cpu() - partition of a CPU

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a partitioned service builds on (include/cpt.h), in one boot of
+#   scripts/vm-run --smp 8,sockets=2,cores=2,threads=2 --nodes '0-3;4-7'
+# with the test module tests/modules/cpt_percpt_test.c:
+#
+# 1. The inline lookups: cpt_current(), cptab_current() and cptab_of_cpu()
+#    on every online CPU answer the partition /proc/sys/lnet shows, before
+#    and after replacements to other counts, a CPU offline and back, and a
+#    pattern that leaves a CPU out (which then borrows its node's
+#    partition).
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
+
+PT=/sys/module/cpt_percpt_test/parameters
+
+# What the lookups should say on each online CPU, from the /proc table: a
+# "CPU P P P" line per listed CPU.
+expected_lookup() { table | cpu_map | awk '{ print $1, $2, $2, $2 }'; }
+# What they say: the test module's answers, without its header line.
+got_lookup() { sed 1d $PT/lookup; }
+
+# lookups NAME PARTITIONS: the answers match /proc, for PARTITIONS.
+lookups() {
+	same "$1: partitions" "$(head -n 1 $PT/lookup | cut -d' ' -f1)" "n=$2"
+	same "$1: every CPU's lookups" "$(got_lookup)" "$(expected_lookup)"
+}
+
+section "inline lookups on $(ncpus) CPUs, 2 nodes"
+check "insmod cpt.ko npartitions=2" insmod cpt.ko npartitions=2
+check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
+# Hand-written: one partition per node.
+same "npartitions=2: the table" "$(table)" "$(printf '0\t: 0 1 2 3\n1\t: 4 5 6 7')"
+lookups "npartitions=2" 2
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+same "npartitions=4: the table" "$(table)" \
+	"$(printf '0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7')"
+lookups "npartitions=4" 4
+set_cpu 5 0
+lookups "npartitions=4, CPU 5 offline" 4
+set_cpu 5 1
+lookups "npartitions=4, CPU 5 back" 4
+same "pattern without CPU 7: write" \
+	"$(put $P/cpu_pattern '0[0-3] 1[4-6]')" ok
+same "pattern without CPU 7: the CPUs placed" \
+	"$(got_lookup | grep -v '^7 ')" "$(expected_lookup)"
+# CPU 7 is in no partition: cptab_of_cpu() says so (-1, CPT_ANY), the
+# other two borrow the partition of its node, 1.
+same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 -1"
+same "npartitions=3, no pattern: write" "$(put $P/cpu_pattern '')" ok
+same "npartitions=3: write" "$(put $P/cpu_npartitions 3)" ok
+lookups "npartitions=3" 3
+check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
+check "rmmod cpt" rmmod cpt
+
+finish
