@@ -419,4 +419,106 @@ int cpt_bind_current(int cpt);
  */
 int cpt_spread_node(int cpt);
 
+/**
+ * DOC: Per-partition memory
+ *
+ * A service keeps one object per partition (a request queue, a counter, a
+ * pool) and wants each on the memory of its partition.  cpt_percpt_alloc()
+ * makes them for one held table: cptab_number(@tab) objects, object @cpt on
+ * a node of partition @cpt.  The count is fixed by that table, for the
+ * life of the array; the objects do not move.
+ *
+ * Index the array with a partition of that table: cptab_current() or
+ * cptab_of_cpu() of the same table, or a loop over cpt_percpt_number().
+ * cpt_current() answers from the table in force, which may have another
+ * count after a sysctl write; cpt_percpt_obj() returns NULL for a
+ * partition the array does not have, so check it, or look up in the table
+ * the array was made for.
+ *
+ * When the notifier (cpt_register_notifier()) announces a table:
+ *
+ * - with the same count (always so for CPU hotplug): the array stays valid
+ *   and may be kept.  A sysctl write that keeps the count may still move
+ *   CPUs and nodes between partitions; allocate a new array for the new
+ *   table when the placement of the memory matters;
+ * - with another count: allocate a new array with cpt_percpt_alloc() of
+ *   the new table, move or rebuild the contents, publish it to the users
+ *   (RCU, or a lock of the consumer's), and cpt_percpt_free() the old one
+ *   once no user can reach it.  Keep the table it was made for held as
+ *   long as the array indexes with it.
+ */
+
+/**
+ * struct cpt_percpt - an object per partition (cpt_percpt_alloc())
+ * @count: number of objects: cptab_number() of the table it was made for
+ * @generation: cptab_generation() of that table
+ * @obj: the objects, @obj[cpt] on a node of partition @cpt
+ *
+ * Read-only for the consumer; use the accessors below.
+ */
+struct cpt_percpt {
+	int count;
+	u64 generation;
+	void *obj[];
+};
+
+/**
+ * cpt_percpt_alloc() - allocate one zeroed object per partition of a table
+ * @tab: a held table; the array gets cptab_number(@tab) objects
+ * @size: bytes of each object (kvmalloc(): a large one may be vmalloc'ed)
+ *
+ * Object @cpt is allocated on the first node of cptab_nodemask(@tab, @cpt)
+ * that has memory (or its first node, from which the allocator falls back
+ * to the nearest node with memory, when none has).  The array does not
+ * hold @tab.
+ *
+ * Context: process context, may sleep (GFP_KERNEL).
+ * Return: the array, to free with cpt_percpt_free(); ERR_PTR(-EINVAL)
+ * when @tab is NULL or @size is 0, ERR_PTR(-ENOMEM) when out of memory
+ * (nothing is left allocated).
+ */
+struct cpt_percpt *cpt_percpt_alloc(const struct cptab *tab, size_t size);
+
+/**
+ * cpt_percpt_free() - free an array and its objects
+ * @pc: from cpt_percpt_alloc(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * Context: process context (kvfree()).
+ */
+void cpt_percpt_free(struct cpt_percpt *pc);
+
+/**
+ * cpt_percpt_number() - number of objects of an array
+ * @pc: an array
+ *
+ * Return: cptab_number() of the table @pc was made for.
+ */
+static inline int cpt_percpt_number(const struct cpt_percpt *pc)
+{
+	return pc->count;
+}
+
+/**
+ * cpt_percpt_obj() - object of a partition
+ * @pc: an array
+ * @cpt: partition of the table @pc was made for
+ *
+ * Return: the object, or NULL when @cpt is not below cpt_percpt_number().
+ */
+static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
+{
+	return (unsigned int)cpt < (unsigned int)pc->count ? pc->obj[cpt] :
+							      NULL;
+}
+
+/**
+ * cpt_percpt_for_each() - loop over the objects of an array
+ * @ptr: a pointer variable, set to each object in turn
+ * @cpt: an int variable, set to each partition in turn
+ * @pc: the array
+ */
+#define cpt_percpt_for_each(ptr, cpt, pc)				\
+	for ((cpt) = 0; (cpt) < (pc)->count &&				\
+	     (((ptr) = (pc)->obj[(cpt)]), 1); (cpt)++)
+
 #endif /* CPT_H */

@@ -10,6 +10,9 @@
 #    and after replacements to other counts, a CPU offline and back, and a
 #    pattern that leaves a CPU out (which then borrows its node's
 #    partition).
+# 2. Per-partition memory: each object of cpt_percpt_alloc() (64 B, 16 KiB,
+#    8 MiB vmalloc'ed) on its partition's node, for 2 and 4 partitions; an
+#    array of 2 x 32 MiB kept, then rmmod gives the memory back.
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh
@@ -52,7 +55,37 @@ same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 -1"
 same "npartitions=3, no pattern: write" "$(put $P/cpu_pattern '')" ok
 same "npartitions=3: write" "$(put $P/cpu_npartitions 3)" ok
 lookups "npartitions=3" 3
+
+# mem_expected NODE...: the mem answer when partition i is on the i-th NODE.
+mem_expected() {
+	for size in 64 16384 8388608; do
+		kind=kmalloc
+		[ $size = 8388608 ] && kind=vmalloc
+		i=0
+		for node in "$@"; do
+			echo "$size $i $node $node $kind"
+			i=$((i + 1))
+		done
+		[ $size = 64 ] && echo "for_each=$# beyond=NULL"
+	done
+}
+mem_free_kb() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+
+section "per-partition memory"
+same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
+same "npartitions=2: objects on their nodes" "$(cat $PT/mem)" "$(mem_expected 0 1)"
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+same "npartitions=4: objects on their nodes" "$(cat $PT/mem)" "$(mem_expected 0 0 1 1)"
+same "npartitions=2 again: write" "$(put $P/cpu_npartitions 2)" ok
+free0=$(mem_free_kb)
+check "keep 2 x 32 MiB" sh -c "echo 32 >$PT/keep_mb"
+free1=$(mem_free_kb)
+check "MemFree fell by 64 MiB or more ($free0 -> $free1 kB)" \
+	[ $((free0 - free1)) -ge 65536 ]
 check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
+free2=$(mem_free_kb)
+check "rmmod gave it back: MemFree within 4 MiB ($free0 -> $free2 kB)" \
+	[ $((free0 - free2)) -le 4096 ]
 check "rmmod cpt" rmmod cpt
 
 finish

@@ -9,11 +9,26 @@
  * read, and answers a line "n=PARTITIONS gen=GENERATION", then one line
  * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU.  The guest
  * script compares them with /proc/sys/lnet/cpu_partition_table.
+ *
+ * Reading .../mem allocates cpt_percpt_alloc() arrays of objects of 64 B,
+ * 16 KiB and 8 MiB (vmalloc'ed) for the table in force, checks that they
+ * are zeroed, fills them, frees them and answers a line
+ * "SIZE CPT FIRST_PAGE_NODE LAST_PAGE_NODE vmalloc|kmalloc" per object,
+ * then "for_each=N beyond=NULL|BAD" (objects the loop visited, and what
+ * cpt_percpt_obj() gives past the last partition).
+ *
+ * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
+ * it until the next write (0 frees it) or rmmod: the guest script checks
+ * that MemFree comes back after rmmod.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/vmalloc.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
@@ -69,6 +84,108 @@ static const struct kernel_param_ops lookup_ops = {
 module_param_cb(lookup, &lookup_ops, NULL, 0444);
 MODULE_PARM_DESC(lookup, "read: the lookups on every online CPU");
 
+/* The node of the page that holds byte @off of @obj. */
+static int mem_node(const void *obj, size_t off)
+{
+	const void *p = (const char *)obj + off;
+
+	return page_to_nid(is_vmalloc_addr(p) ? vmalloc_to_page(p) :
+						virt_to_page(p));
+}
+
+/* One object of @size bytes: zeroed, then filled; its line. */
+static int mem_check_obj(char *buf, int len, void *obj, size_t size, int cpt)
+{
+	const char *c = obj;
+
+	if (c[0] || c[size / 2] || c[size - 1])
+		return len + sysfs_emit_at(buf, len, "%zu %d not zeroed\n",
+					   size, cpt);
+	memset(obj, 0x5a, size);
+	return len + sysfs_emit_at(buf, len, "%zu %d %d %d %s\n", size, cpt,
+				   mem_node(obj, 0), mem_node(obj, size - 1),
+				   is_vmalloc_addr(obj) ? "vmalloc" : "kmalloc");
+}
+
+static int mem_get(char *buf, const struct kernel_param *kp)
+{
+	static const size_t sizes[] = { 64, 16384, 8 << 20 };
+	struct cpt_percpt *pc;
+	struct cptab *tab;
+	int i, cpt, n, len = 0;
+	void *obj;
+
+	tab = cpt_get();
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		pc = cpt_percpt_alloc(tab, sizes[i]);
+		if (IS_ERR(pc)) {
+			len += sysfs_emit_at(buf, len, "%zu alloc error %ld\n",
+					     sizes[i], PTR_ERR(pc));
+			continue;
+		}
+		n = 0;
+		cpt_percpt_for_each(obj, cpt, pc) {
+			len = mem_check_obj(buf, len, obj, sizes[i], cpt);
+			n++;
+		}
+		if (i == 0)
+			len += sysfs_emit_at(buf, len, "for_each=%d beyond=%s\n",
+					     n, cpt_percpt_obj(pc, n) ||
+					     cpt_percpt_obj(pc, -1) ? "BAD" :
+					     "NULL");
+		cpt_percpt_free(pc);
+	}
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops mem_ops = {
+	.get = mem_get,
+};
+module_param_cb(mem, &mem_ops, NULL, 0444);
+MODULE_PARM_DESC(mem, "read: place, check and free per-partition objects");
+
+static DEFINE_MUTEX(keep_lock);
+static struct cpt_percpt *keep_pc;
+static unsigned int keep_mb_val;
+
+static int keep_mb_set(const char *val, const struct kernel_param *kp)
+{
+	struct cpt_percpt *pc = NULL;
+	struct cptab *tab;
+	unsigned int mb;
+	int ret;
+
+	ret = kstrtouint(val, 0, &mb);
+	if (ret)
+		return ret;
+	if (mb) {
+		tab = cpt_get();
+		pc = cpt_percpt_alloc(tab, (size_t)mb << 20);
+		cpt_put(tab);
+		if (IS_ERR(pc))
+			return PTR_ERR(pc);
+	}
+	mutex_lock(&keep_lock);
+	cpt_percpt_free(keep_pc);
+	keep_pc = pc;
+	keep_mb_val = mb;
+	mutex_unlock(&keep_lock);
+	return 0;
+}
+
+static int keep_mb_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", keep_mb_val);
+}
+
+static const struct kernel_param_ops keep_mb_ops = {
+	.set = keep_mb_set,
+	.get = keep_mb_get,
+};
+module_param_cb(keep_mb, &keep_mb_ops, NULL, 0644);
+MODULE_PARM_DESC(keep_mb, "write N: keep an array of N MiB objects");
+
 static int __init percpt_test_init(void)
 {
 	return 0;
@@ -76,6 +193,7 @@ static int __init percpt_test_init(void)
 
 static void __exit percpt_test_exit(void)
 {
+	cpt_percpt_free(keep_pc);
 }
 
 module_init(percpt_test_init);
