@@ -57,7 +57,9 @@
 
 #include <linux/cpumask.h>
 #include <linux/errno.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
@@ -520,5 +522,123 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
 #define cpt_percpt_for_each(ptr, cpt, pc)				\
 	for ((cpt) = 0; (cpt) < (pc)->count &&				\
 	     (((ptr) = (pc)->obj[(cpt)]), 1); (cpt)++)
+
+/**
+ * DOC: Per-partition locks
+ *
+ * A struct cpt_lock is one mutex per partition of a table, each alone in
+ * its cache line on its partition's node (a struct cpt_percpt of them),
+ * plus an exclusive mode that takes all of them.  cpt_lock(@lk, @cpt)
+ * takes the lock of one partition: threads of different partitions never
+ * touch a shared cache line.  cpt_lock(@lk, CPT_ANY) is the exclusive
+ * mode: it takes every partition's lock, in ascending order, under an
+ * outer mutex, and so waits for every holder and excludes everyone.
+ *
+ * Use it instead of one global lock when the data it protects is split by
+ * partition (a queue or a list per partition, reached from the CPU that
+ * serves it), the common path touches only its own partition, and the
+ * paths that need everything (a reconfiguration, a walk of all queues)
+ * are rare: the exclusive mode costs a lock per partition.  When most
+ * paths need all the data, or the sections are rare anyway, a plain mutex
+ * is cheaper and simpler.
+ *
+ * They are mutexes: process context only, sections may sleep, and they
+ * are sleeping locks with priority inheritance on PREEMPT_RT as anywhere
+ * else.  Lockdep sees one class per cpt_lock_alloc() call site for the
+ * partition locks and one for the outer mutex; the exclusive mode takes
+ * the partition locks with mutex_lock_nest_lock() under the outer one, so
+ * that lockdep counts them as one held lock whatever the count (up to
+ * 256, beyond its 8 subclasses and 48 held locks).  A thread holds at most
+ * one partition's lock of one struct cpt_lock at a time, or the exclusive
+ * mode; never a partition's lock inside the exclusive mode.
+ *
+ * The count is fixed by the table the lock was made for, as for
+ * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
+ * from a newer table with more partitions) takes the lock of partition
+ * (@cpt modulo the count), so that mutual exclusion holds for any int;
+ * pass the same @cpt to cpt_unlock().  When the notifier announces a table
+ * with another count, make a lock for it, move the protected data under
+ * the exclusive mode of both, and free the old lock once no one can reach
+ * it.
+ */
+
+/**
+ * struct cpt_lock - a lock per partition and an exclusive mode
+ * @part: one struct cpt_lock_part per partition, on its node
+ * @excl: the outer mutex of the exclusive mode
+ *
+ * Read-only for the consumer, through the functions below.
+ */
+struct cpt_lock {
+	struct cpt_percpt *part;
+	struct mutex excl;
+};
+
+/**
+ * struct cpt_lock_part - the lock of one partition
+ * @mutex: the lock
+ *
+ * Each is its own allocation of a power of two of at least a cache line,
+ * which kmalloc aligns to its size: nothing else shares its cache line.
+ */
+struct cpt_lock_part {
+	struct mutex mutex;
+};
+
+struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
+				  struct lock_class_key *part_key,
+				  struct lock_class_key *excl_key);
+
+/**
+ * cpt_lock_alloc() - make a lock per partition of a table
+ * @tab: a held table; the lock gets cptab_number(@tab) partitions
+ *
+ * A macro, so that each call site has its own lockdep classes.
+ *
+ * Context: process context, may sleep.
+ * Return: the lock, to free with cpt_lock_free(); ERR_PTR(-EINVAL) when
+ * @tab is NULL, ERR_PTR(-ENOMEM).
+ */
+#define cpt_lock_alloc(tab) ({						\
+	static struct lock_class_key __cpt_part_key, __cpt_excl_key;	\
+									\
+	__cpt_lock_alloc((tab), &__cpt_part_key, &__cpt_excl_key);	\
+})
+
+/**
+ * cpt_lock_free() - free a lock nobody holds
+ * @lk: from cpt_lock_alloc(), or NULL or an ERR_PTR (nothing is done)
+ */
+void cpt_lock_free(struct cpt_lock *lk);
+
+/**
+ * cpt_lock_number() - number of partitions of a lock
+ * @lk: a lock
+ *
+ * Return: cptab_number() of the table @lk was made for.
+ */
+static inline int cpt_lock_number(const struct cpt_lock *lk)
+{
+	return cpt_percpt_number(lk->part);
+}
+
+/**
+ * cpt_lock() - take the lock of a partition, or all of them
+ * @lk: the lock
+ * @cpt: a partition (modulo the count, see above), or CPT_ANY for the
+ *	 exclusive mode
+ *
+ * Context: process context, may sleep.
+ */
+void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk);
+
+/**
+ * cpt_unlock() - release what cpt_lock() took
+ * @lk: the lock
+ * @cpt: the @cpt given to cpt_lock()
+ *
+ * Context: the task that took it.
+ */
+void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
 
 #endif /* CPT_H */

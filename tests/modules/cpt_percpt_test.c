@@ -17,6 +17,15 @@
  * then "for_each=N beyond=NULL|BAD" (objects the loop visited, and what
  * cpt_percpt_obj() gives past the last partition).
  *
+ * Reading .../lock runs the exclusion test of cpt_lock() for lock_ms=
+ * milliseconds: two threads per partition take its lock (one of them
+ * names it as cpt + count, which must take the same lock), and two
+ * threads take the exclusive mode (CPT_ANY).  Each holder checks that no
+ * one it should exclude is inside, and bumps a plain (racy unless
+ * excluded) counter of its partition.  Answers a line "part CPT NODE
+ * aligned|unaligned" per partition lock, then "loops=N excl=N
+ * violations=N lost=N" (lost: counter updates that did not add up).
+ *
  * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
  * it until the next write (0 frees it) or rmmod: the guest script checks
  * that MemFree comes back after rmmod.
@@ -24,7 +33,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -144,6 +159,177 @@ static const struct kernel_param_ops mem_ops = {
 };
 module_param_cb(mem, &mem_ops, NULL, 0444);
 MODULE_PARM_DESC(mem, "read: place, check and free per-partition objects");
+
+static uint lock_ms = 1000;
+module_param(lock_ms, uint, 0644);
+MODULE_PARM_DESC(lock_ms, "lock: duration of the exclusion test");
+
+#define LK_MAX_PARTS	64
+
+/* What the lock test's threads share. */
+struct lock_test {
+	struct cpt_lock *lk;
+	int n;
+	atomic_t inside[LK_MAX_PARTS];
+	unsigned long counter[LK_MAX_PARTS];	/* plain: under the lock */
+	atomic_t excl_inside;
+	atomic_long_t loops;
+	atomic_long_t excl;
+	atomic_long_t violations;
+};
+
+struct lock_thread {
+	struct lock_test *t;
+	int cpt;		/* CPT_ANY: the exclusive mode */
+	int name;		/* what it passes to cpt_lock() for @cpt */
+	struct task_struct *task;
+};
+
+/* A holder of partition @cpt's lock: alone in it, no exclusive holder. */
+static void lock_one(struct lock_test *t, int cpt, int name)
+{
+	unsigned long v;
+
+	cpt_lock(t->lk, name);
+	if (atomic_inc_return(&t->inside[cpt]) != 1 ||
+	    atomic_read(&t->excl_inside))
+		atomic_long_inc(&t->violations);
+	v = READ_ONCE(t->counter[cpt]);
+	udelay(2);
+	WRITE_ONCE(t->counter[cpt], v + 1);
+	atomic_dec(&t->inside[cpt]);
+	cpt_unlock(t->lk, name);
+	atomic_long_inc(&t->loops);
+}
+
+/* Whether any partition holder is inside. */
+static bool lock_any_inside(struct lock_test *t)
+{
+	int cpt;
+
+	for (cpt = 0; cpt < t->n; cpt++)
+		if (atomic_read(&t->inside[cpt]))
+			return true;
+	return false;
+}
+
+/* The exclusive holder: alone, and no partition holder anywhere. */
+static void lock_all(struct lock_test *t)
+{
+	cpt_lock(t->lk, CPT_ANY);
+	if (atomic_inc_return(&t->excl_inside) != 1 || lock_any_inside(t))
+		atomic_long_inc(&t->violations);
+	udelay(50);
+	if (lock_any_inside(t))
+		atomic_long_inc(&t->violations);
+	atomic_dec(&t->excl_inside);
+	cpt_unlock(t->lk, CPT_ANY);
+	atomic_long_inc(&t->excl);
+	usleep_range(100, 200);
+}
+
+static int lock_thread_fn(void *arg)
+{
+	struct lock_thread *lt = arg;
+
+	while (!kthread_should_stop()) {
+		if (lt->cpt == CPT_ANY)
+			lock_all(lt->t);
+		else
+			lock_one(lt->t, lt->cpt, lt->name);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Run the threads for lock_ms; the counts are left in @t. */
+static int lock_run(struct lock_test *t, struct lock_thread *th, int nth)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < nth; i++) {
+		th[i].t = t;
+		th[i].cpt = i < 2 * t->n ? i / 2 : CPT_ANY;
+		/* Odd threads name their partition cpt + count: same lock. */
+		th[i].name = th[i].cpt + (i & 1) * t->n;
+		th[i].task = kthread_run(lock_thread_fn, &th[i],
+					 "cpt_lock_test/%d", i);
+		if (IS_ERR(th[i].task)) {
+			ret = PTR_ERR(th[i].task);
+			break;
+		}
+	}
+	if (!ret)
+		msleep(lock_ms);
+	while (--i >= 0)
+		kthread_stop(th[i].task);
+	return ret;
+}
+
+/* Each partition's lock: its node, and alone in its cache line. */
+static int lock_parts(char *buf, int len, struct cpt_lock *lk)
+{
+	struct cpt_lock_part *part;
+	int cpt;
+
+	cpt_percpt_for_each(part, cpt, lk->part)
+		len += sysfs_emit_at(buf, len, "part %d %d %s\n", cpt,
+				     mem_node(part, 0),
+				     IS_ALIGNED((unsigned long)part,
+						L1_CACHE_BYTES) &&
+				     ksize(part) >= L1_CACHE_BYTES ?
+				     "aligned" : "unaligned");
+	return len;
+}
+
+static int lock_get(char *buf, const struct kernel_param *kp)
+{
+	struct lock_thread *th = NULL;
+	struct lock_test *t;
+	struct cptab *tab;
+	unsigned long sum = 0;
+	int cpt, nth, len = 0, ret = -ENOMEM;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	tab = cpt_get();
+	t->n = cptab_number(tab);
+	t->lk = t->n <= LK_MAX_PARTS ? cpt_lock_alloc(tab) : ERR_PTR(-E2BIG);
+	cpt_put(tab);
+	if (IS_ERR(t->lk)) {
+		ret = PTR_ERR(t->lk);
+		goto out;
+	}
+	nth = 2 * t->n + 2;
+	th = kcalloc(nth, sizeof(*th), GFP_KERNEL);
+	if (!th)
+		goto out;
+	len = lock_parts(buf, 0, t->lk);
+	ret = lock_run(t, th, nth);
+	if (ret)
+		goto out;
+	for (cpt = 0; cpt < t->n; cpt++)
+		sum += t->counter[cpt];
+	len += sysfs_emit_at(buf, len,
+			     "loops=%ld excl=%ld violations=%ld lost=%ld\n",
+			     atomic_long_read(&t->loops),
+			     atomic_long_read(&t->excl),
+			     atomic_long_read(&t->violations),
+			     atomic_long_read(&t->loops) - (long)sum);
+	ret = len;
+out:
+	kfree(th);
+	cpt_lock_free(t->lk);
+	kfree(t);
+	return ret;
+}
+
+static const struct kernel_param_ops lock_ops = {
+	.get = lock_get,
+};
+module_param_cb(lock, &lock_ops, NULL, 0444);
+MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
 
 static DEFINE_MUTEX(keep_lock);
 static struct cpt_percpt *keep_pc;
