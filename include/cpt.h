@@ -641,4 +641,80 @@ void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk);
  */
 void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
 
+/**
+ * DOC: Per-partition thread pools
+ *
+ * cpt_threads_start() starts @per_cpt kthreads per partition of a table,
+ * each created on its partition's first node and bound to its partition's
+ * CPUs (the members, offline ones included, as cpt_bind_current()), each
+ * running @fn(@data, its partition), which must return when
+ * kthread_should_stop() says so.  cpt_threads_stop() stops and frees them.
+ *
+ * The threads follow the table.  Before the notifier callbacks of each new
+ * table run, cpt rebinds every pool made for a table with the same count
+ * (every CPU hotplug replacement, and sysctl writes that keep the count)
+ * to the new table's partitions; cpt_threads_generation() then says the
+ * new table's generation.  A pool made for a table with another count
+ * stays bound to that table, which it holds: the consumer, told by its
+ * notifier, starts a pool for the new table and stops the old one (both
+ * may be called from a notifier callback).
+ *
+ * A partition whose CPUs are all offline cannot hold its threads: the
+ * scheduler moves them to other CPUs when the last one goes, and they run
+ * there, unbound, until a CPU of the partition comes back; the table that
+ * comes with it rebinds them.  cpt_threads_unbound() counts them, and the
+ * first binding that leaves threads unbound says so in the kernel log.
+ * Nothing is left unbound silently.
+ *
+ * A per-partition workqueue would need apply_workqueue_attrs(), which
+ * modules cannot call on 6.1 or 6.12; a pool whose @fn runs a
+ * kthread_worker (kthread_worker_fn()) is the equivalent.
+ */
+struct cpt_threads;
+
+/**
+ * cpt_threads_start() - start threads per partition, bound to it
+ * @tab: a held table; the pool has cptab_number(@tab) * @per_cpt threads
+ * @per_cpt: threads per partition, 1 to 1024
+ * @fn: the thread function, called with @data and the thread's partition
+ * @data: passed to @fn
+ * @name: the threads' name, "@name/CPT.I"
+ *
+ * When a newer table with the same count is in force already, the pool
+ * binds to it.  The pool holds the table it is bound to.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
+ * of a failed allocation or kthread creation (nothing is left running).
+ */
+struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
+				      int (*fn)(void *data, int cpt),
+				      void *data, const char *name);
+
+/**
+ * cpt_threads_stop() - stop a pool's threads and free it
+ * @ts: from cpt_threads_start(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * Returns once every thread has returned from @fn.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ */
+void cpt_threads_stop(struct cpt_threads *ts);
+
+/**
+ * cpt_threads_generation() - the generation a pool is bound to
+ * @ts: a pool
+ *
+ * Return: cptab_generation() of the table its threads are bound to.
+ */
+u64 cpt_threads_generation(struct cpt_threads *ts);
+
+/**
+ * cpt_threads_unbound() - threads whose partition has no online CPU
+ * @ts: a pool
+ *
+ * Return: how many threads could not be bound at the last binding.
+ */
+int cpt_threads_unbound(struct cpt_threads *ts);
+
 #endif /* CPT_H */

@@ -44,6 +44,7 @@
 #include "cpt.h"
 #include "fault.h"
 #include "live.h"
+#include "pool.h"
 #include "tab.h"
 #include "topo.h"
 
@@ -150,6 +151,8 @@ static void cptk_notify_fn(struct work_struct *work)
 	if (!tab)
 		return;
 	cptk_fault_delay(CPTK_FAULT_NOTIFY);
+	/* Every new table, partitions changed or not: a CPU came or went. */
+	cptk_pool_follow(tab);
 	if (tab->generation != cptk_notified) {
 		cptk_notified = tab->generation;
 		WRITE_ONCE(cptk_notify_task, current);

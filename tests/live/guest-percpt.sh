@@ -17,6 +17,10 @@
 #    a second, two threads per partition and two exclusive ones: nobody
 #    inside with an exclusive holder, one holder per partition, no lost
 #    update; for 2 and 4 partitions.
+# 4. Per-partition thread pools: 2 threads per partition stay on their
+#    partition's CPUs through a whole partition offline and back, 50
+#    offline/online cycles and a replacement to another count (the test
+#    module's notifier starts a new pool then); rmmod leaves no thread.
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh
@@ -113,7 +117,39 @@ check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
 locks "npartitions=2" 0 1
 same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
 locks "npartitions=4" 0 0 1 1
+
+# pool_ok NAME: the test module's pool check passes.
+pool_ok() {
+	_v=$(cat $PT/pool)
+	case $_v in
+	PASS*) pass "$1: $_v" ;;
+	*) fail "$1: $_v" ;;
+	esac
+}
+nthreads() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_pt/'; }
+
+section "per-partition thread pools"
+check "start 2 threads per partition" sh -c "echo 2 >$PT/pool"
+same "8 threads" "$(nthreads)" 8
+pool_ok "npartitions=4"
+set_cpu 6 0
+set_cpu 7 0
+pool_ok "partition 3 (CPUs 6-7) offline"
+contains "$(cat $PT/pool)" "unbound=2"
+check "partition 3 offline: its 2 threads counted unbound" [ $? = 0 ]
+check "and said so in the log" sh -c "dmesg | grep -q 'pool threads have no online CPU'"
+set_cpu 6 1
+set_cpu 7 1
+pool_ok "partition 3 back"
+# shellcheck disable=SC2016 # repeat evaluates the body
+repeat 50 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
+check "50 offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
+pool_ok "after 50 cycles"
+same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
+pool_ok "npartitions=2, a new pool"
+same "4 threads" "$(nthreads)" 4
 check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
+same "no pool thread left" "$(nthreads)" 0
 check "rmmod cpt" rmmod cpt
 
 finish

@@ -22,7 +22,8 @@
 #            held for texts after replacements of a 240-partition table
 #   percpt   -smp 8, 2 nodes, panic_on_warn=1: the inline lookups on every
 #            CPU through replacements, per-partition memory on its node,
-#            per-partition locks (tests/modules/cpt_percpt_test.c)
+#            per-partition locks and thread pools through 50 hotplug
+#            cycles (tests/modules/cpt_percpt_test.c)
 #   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
 #            notification holds the table (the test build fault/cpt.ko),
 #            then offline/rmmod/online/insmod cycles under busy loops

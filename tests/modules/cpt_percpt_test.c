@@ -26,6 +26,14 @@
  * aligned|unaligned" per partition lock, then "loops=N excl=N
  * violations=N lost=N" (lost: counter updates that did not add up).
  *
+ * Writing N to .../pool starts a cpt_threads_start() pool of N threads per
+ * partition (0 stops it); a notifier starts a new pool when a table with
+ * another count comes.  Reading .../pool waits until the pool is bound to
+ * the table in force, watches where its threads run for 200 ms and
+ * answers "PASS parts=N threads=N unbound=N" when every thread of a
+ * partition with an online CPU ran on its partition's CPUs and each such
+ * partition's threads ran, or "FAIL: ..." with the first that did not.
+ *
  * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
  * it until the next write (0 frees it) or rmmod: the guest script checks
  * that MemFree comes back after rmmod.
@@ -46,6 +54,7 @@
 #include <linux/vmalloc.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 
@@ -372,13 +381,148 @@ static const struct kernel_param_ops keep_mb_ops = {
 module_param_cb(keep_mb, &keep_mb_ops, NULL, 0644);
 MODULE_PARM_DESC(keep_mb, "write N: keep an array of N MiB objects");
 
+/* The pool and what its threads saw (pool_lock). */
+static DEFINE_MUTEX(pool_lock);
+static struct cpt_threads *pool;
+static int pool_per_cpt, pool_parts;
+static atomic_long_t pool_seen[LK_MAX_PARTS];	/* CPUs run on, bits */
+
+static int pool_fn(void *data, int cpt)
+{
+	while (!kthread_should_stop()) {
+		if (cpt < LK_MAX_PARTS && raw_smp_processor_id() < BITS_PER_LONG)
+			atomic_long_or(BIT(raw_smp_processor_id()),
+				       &pool_seen[cpt]);
+		msleep(2);
+	}
+	return 0;
+}
+
+/* Replace the pool with one of @per_cpt threads for @tab (pool_lock). */
+static int pool_restart(struct cptab *tab, int per_cpt)
+{
+	struct cpt_threads *ts = NULL;
+
+	if (per_cpt) {
+		ts = cpt_threads_start(tab, per_cpt, pool_fn, NULL, "cpt_pt");
+		if (IS_ERR(ts))
+			return PTR_ERR(ts);
+	}
+	cpt_threads_stop(pool);
+	pool = ts;
+	pool_per_cpt = per_cpt;
+	pool_parts = cptab_number(tab);
+	return 0;
+}
+
+static int pool_set(const char *val, const struct kernel_param *kp)
+{
+	struct cptab *tab;
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret || n > 8)
+		return -EINVAL;
+	tab = cpt_get();
+	mutex_lock(&pool_lock);
+	ret = pool_restart(tab, n);
+	mutex_unlock(&pool_lock);
+	cpt_put(tab);
+	return ret;
+}
+
+/* The first partition whose threads ran off its CPUs or not at all. */
+static int pool_check(char *buf, const struct cptab *tab)
+{
+	unsigned long seen;
+	int cpt, cpu;
+
+	for (cpt = 0; cpt < pool_parts && cpt < LK_MAX_PARTS; cpt++) {
+		if (!cptab_weight(tab, cpt))
+			continue;
+		seen = atomic_long_read(&pool_seen[cpt]);
+		if (!seen)
+			return sysfs_emit(buf, "FAIL: partition %d's threads did not run\n",
+					  cpt);
+		for_each_set_bit(cpu, &seen, BITS_PER_LONG)
+			if (!cpumask_test_cpu(cpu, cptab_cpumask(tab, cpt)))
+				return sysfs_emit(buf, "FAIL: a thread of partition %d ran on CPU %d\n",
+						  cpt, cpu);
+	}
+	return 0;
+}
+
+static int pool_get(char *buf, const struct kernel_param *kp)
+{
+	struct cptab *tab = NULL;
+	int cpt, tries, len;
+
+	mutex_lock(&pool_lock);
+	len = sysfs_emit(buf, "FAIL: no pool\n");
+	if (!pool)
+		goto out;
+	/* CPU events notify asynchronously: wait for the rebinding. */
+	for (tries = 0; tries < 500; tries++) {
+		cpt_put(tab);
+		tab = cpt_get();
+		if (cpt_threads_generation(pool) == cptab_generation(tab))
+			break;
+		msleep(10);
+	}
+	len = sysfs_emit(buf, "FAIL: pool on generation %llu, table %llu\n",
+			 cpt_threads_generation(pool), cptab_generation(tab));
+	if (cpt_threads_generation(pool) != cptab_generation(tab))
+		goto out;
+	for (cpt = 0; cpt < LK_MAX_PARTS; cpt++)
+		atomic_long_set(&pool_seen[cpt], 0);
+	msleep(200);
+	len = pool_check(buf, tab);
+	if (!len)
+		len = sysfs_emit(buf, "PASS parts=%d threads=%d unbound=%d\n",
+				 pool_parts, pool_parts * pool_per_cpt,
+				 cpt_threads_unbound(pool));
+out:
+	mutex_unlock(&pool_lock);
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops pool_ops = {
+	.set = pool_set,
+	.get = pool_get,
+};
+module_param_cb(pool, &pool_ops, NULL, 0644);
+MODULE_PARM_DESC(pool, "write N: a pool of N threads per partition; read: check it");
+
+/* A table with another count: a new pool for it, as a consumer does. */
+static int pool_notify(struct notifier_block *nb, unsigned long action,
+		       void *data)
+{
+	struct cptab *tab = data;
+
+	mutex_lock(&pool_lock);
+	if (pool && cptab_number(tab) != pool_parts &&
+	    pool_restart(tab, pool_per_cpt))
+		pr_err("cannot restart the pool for %d partitions\n",
+		       cptab_number(tab));
+	mutex_unlock(&pool_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pool_nb = {
+	.notifier_call = pool_notify,
+};
+
 static int __init percpt_test_init(void)
 {
-	return 0;
+	return cpt_register_notifier(&pool_nb);
 }
 
 static void __exit percpt_test_exit(void)
 {
+	cpt_unregister_notifier(&pool_nb);
+	cpt_threads_stop(pool);
 	cpt_percpt_free(keep_pc);
 }
 
