@@ -260,7 +260,7 @@ static int do_once(int argc, char **argv)
 
 static int do_mem(int argc, char **argv)
 {
-	int cptab_size = 144, part_size = 160, a = 0;
+	int cptab_size = 224, part_size = 160, a = 0;
 
 	if (argc > 1 && !strcmp(argv[0], "-s")) {
 		char *comma = strchr(argv[1], ',');
