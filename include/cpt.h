@@ -56,9 +56,14 @@
 #define CPT_H
 
 #include <linux/cpumask.h>
+#include <linux/errno.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/notifier.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
 #define CPT_ANY		(-1)
@@ -73,8 +78,29 @@
  */
 #define CPT_IMPORT_NS		MODULE_INFO(import_ns, "CPT")
 
-/* A partition table; opaque. */
+/*
+ * A partition table.  Opaque but for its head, struct cptab_lookup, which
+ * the inline lookups cptab_current() and cptab_of_cpu() read so that they
+ * cost a CPU number and an array load, not a call.  The head is no
+ * interface of its own: read it only through those two functions.
+ */
 struct cptab;
+
+/**
+ * struct cptab_lookup - the first member of every struct cptab
+ * @of_cpu: partition of each CPU, CPT_ANY for one in no partition
+ *	(cptab_of_cpu())
+ * @current_of_cpu: the same with every CPU in a partition, as
+ *	cptab_current() answers (a CPU in no partition borrows one)
+ * @nr_cpus: entries of both arrays, nr_cpu_ids
+ *
+ * Filled when the table is built and never changed, like the rest of it.
+ */
+struct cptab_lookup {
+	const int *of_cpu;
+	const int *current_of_cpu;
+	unsigned int nr_cpus;
+};
 
 /**
  * cpt_get() - take a reference to the table in force
@@ -122,19 +148,60 @@ u64 cptab_generation(const struct cptab *tab);
 /*
  * The lookups of one table.  Each takes a held table (or NULL, for which it
  * answers as for an invalid partition) and means what the function of the
- * same name without "tab" below says.
+ * same name without "tab" below says; but for cptab_current() and
+ * cptab_of_cpu() further down, which are inline and take no NULL.
  */
 int cptab_number(const struct cptab *tab);
 int cptab_weight(const struct cptab *tab, int cpt);
 bool cptab_online(const struct cptab *tab, int cpt);
 const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt);
 const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt);
-int cptab_current(const struct cptab *tab);
-int cptab_of_cpu(const struct cptab *tab, int cpu);
 int cptab_of_node(const struct cptab *tab, int node);
 int cptab_distance(const struct cptab *tab, int cpt1, int cpt2);
 int cptab_bind_current(const struct cptab *tab, int cpt);
 int cptab_spread_node(struct cptab *tab, int cpt);
+
+/**
+ * cptab_current() - partition of the CPU the caller runs on, in a held table
+ * @tab: a held table, not NULL
+ *
+ * As cpt_current(), but from @tab, which does not change while it is held:
+ * the answer indexes an array sized with cptab_number(@tab), whatever
+ * replacements happen meanwhile (during one, @tab answers as it did
+ * before).  A raw CPU number and two loads, inline: unlike the cptab_*()
+ * functions above, it does not check @tab for NULL.
+ *
+ * Context: any context.
+ * Return: a partition of @tab, 0 .. cptab_number(@tab) - 1; never CPT_ANY.
+ */
+static inline int cptab_current(const struct cptab *tab)
+{
+	const struct cptab_lookup *lk = (const struct cptab_lookup *)tab;
+
+	/* Any CPU will do if we migrate: the answer is advisory anyway. */
+	return lk->current_of_cpu[(unsigned int)raw_smp_processor_id()];
+}
+
+/**
+ * cptab_of_cpu() - partition of a CPU, in a held table
+ * @tab: a held table, not NULL
+ * @cpu: CPU id
+ *
+ * As cpt_of_cpu(), from @tab, which answers the same while it is held.
+ * Inline, a bound check and two loads; @tab is not checked for NULL.
+ *
+ * Context: any context.
+ * Return: the partition of @cpu in @tab, CPT_ANY when @cpu belongs to none,
+ * or -EINVAL when @cpu is not below nr_cpu_ids.
+ */
+static inline int cptab_of_cpu(const struct cptab *tab, int cpu)
+{
+	const struct cptab_lookup *lk = (const struct cptab_lookup *)tab;
+
+	if (unlikely((unsigned int)cpu >= lk->nr_cpus))
+		return -EINVAL;
+	return lk->of_cpu[cpu];
+}
 
 /* Notifier action: @data is the struct cptab now in force. */
 #define CPT_TABLE_REPLACED	1
@@ -239,20 +306,47 @@ const struct cpumask *cpt_cpumask(int cpt);
  */
 const nodemask_t *cpt_nodemask(int cpt);
 
+/*
+ * cpt_cpu_partition: cptab_current() of the table in force, per CPU, for
+ * cpt_current().  cpt writes it, no one else: read it through
+ * cpt_current().
+ */
+DECLARE_PER_CPU(int, cpt_cpu_partition);
+
 /**
  * cpt_current() - partition of the CPU the caller runs on
  *
  * The answer may be stale as soon as it is returned, unless the caller
  * cannot migrate (preemption disabled, or bound with cpt_bind_current()).
+ * It is one per-CPU read (this_cpu_read()): cpt keeps the partition of
+ * each CPU in the table in force in a per-CPU variable.
  *
- * A CPU that belongs to no partition (excluded by cpu_pattern) is mapped to
- * the partition that holds its NUMA node, or, when there is none, to
- * partition (cpu % number of partitions), so that the result can always
- * index a per-partition array of the same table.
+ * A CPU that belongs to no partition (excluded by cpu_pattern, or offline
+ * since before the table was planned) is mapped to the partition that holds
+ * its NUMA node, or, when there is none, to partition (cpu % number of
+ * partitions), so that the result can always index a per-partition array
+ * of the same table.  An offline CPU that had a partition keeps it.
  *
- * Return: a partition, 0 .. cpt_number() - 1; never CPT_ANY.
+ * During a replacement: cpt publishes the new table, then writes the
+ * per-CPU value of every possible CPU, one CPU at a time, then queues the
+ * notification.  So between the publication and the notification,
+ * cpt_current() may answer from the old table or from the new one (each
+ * CPU switches once, and never back), and may disagree with cpt_number()
+ * or cpt_of_cpu(), which answer from the new one.  The callbacks of
+ * cpt_register_notifier() run after every CPU has switched, and a sysctl
+ * write returns after them.  Hotplug replacements keep the partition of
+ * every placed CPU, so for them both answers agree.  A consumer whose
+ * arrays are sized for one table uses cptab_current() of that table, or
+ * checks the answer against its count.
+ *
+ * Context: any context.
+ * Return: a partition, 0 .. cpt_number() - 1 (of the old or the new table
+ * during a replacement, see above); never CPT_ANY.
  */
-int cpt_current(void);
+static inline int cpt_current(void)
+{
+	return this_cpu_read(cpt_cpu_partition);
+}
 
 /**
  * cpt_of_cpu() - partition of a CPU
@@ -326,5 +420,301 @@ int cpt_bind_current(int cpt);
  * -EINVAL when @cpt is not a partition.
  */
 int cpt_spread_node(int cpt);
+
+/**
+ * DOC: Per-partition memory
+ *
+ * A service keeps one object per partition (a request queue, a counter, a
+ * pool) and wants each on the memory of its partition.  cpt_percpt_alloc()
+ * makes them for one held table: cptab_number(@tab) objects, object @cpt on
+ * a node of partition @cpt.  The count is fixed by that table, for the
+ * life of the array; the objects do not move.
+ *
+ * Index the array with a partition of that table: cptab_current() or
+ * cptab_of_cpu() of the same table, or a loop over cpt_percpt_number().
+ * cpt_current() answers from the table in force, which may have another
+ * count after a sysctl write; cpt_percpt_obj() returns NULL for a
+ * partition the array does not have, so check it, or look up in the table
+ * the array was made for.
+ *
+ * When the notifier (cpt_register_notifier()) announces a table:
+ *
+ * - with the same count (always so for CPU hotplug): the array stays valid
+ *   and may be kept.  A sysctl write that keeps the count may still move
+ *   CPUs and nodes between partitions; allocate a new array for the new
+ *   table when the placement of the memory matters;
+ * - with another count: allocate a new array with cpt_percpt_alloc() of
+ *   the new table, move or rebuild the contents, publish it to the users
+ *   (RCU, or a lock of the consumer's), and cpt_percpt_free() the old one
+ *   once no user can reach it.  Keep the table it was made for held as
+ *   long as the array indexes with it.
+ */
+
+/**
+ * struct cpt_percpt - an object per partition (cpt_percpt_alloc())
+ * @count: number of objects: cptab_number() of the table it was made for
+ * @generation: cptab_generation() of that table
+ * @obj: the objects, @obj[cpt] on a node of partition @cpt
+ *
+ * Read-only for the consumer; use the accessors below.
+ */
+struct cpt_percpt {
+	int count;
+	u64 generation;
+	void *obj[];
+};
+
+/**
+ * cpt_percpt_alloc() - allocate one zeroed object per partition of a table
+ * @tab: a held table; the array gets cptab_number(@tab) objects
+ * @size: bytes of each object (kvmalloc(): a large one may be vmalloc'ed)
+ *
+ * Object @cpt is allocated on the first node of cptab_nodemask(@tab, @cpt)
+ * that has memory (or its first node, from which the allocator falls back
+ * to the nearest node with memory, when none has).  The array does not
+ * hold @tab.
+ *
+ * Context: process context, may sleep (GFP_KERNEL).
+ * Return: the array, to free with cpt_percpt_free(); ERR_PTR(-EINVAL)
+ * when @tab is NULL or @size is 0, ERR_PTR(-ENOMEM) when out of memory
+ * (nothing is left allocated).
+ */
+struct cpt_percpt *cpt_percpt_alloc(const struct cptab *tab, size_t size);
+
+/**
+ * cpt_percpt_free() - free an array and its objects
+ * @pc: from cpt_percpt_alloc(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * Context: process context (kvfree()).
+ */
+void cpt_percpt_free(struct cpt_percpt *pc);
+
+/**
+ * cpt_percpt_number() - number of objects of an array
+ * @pc: an array
+ *
+ * Return: cptab_number() of the table @pc was made for.
+ */
+static inline int cpt_percpt_number(const struct cpt_percpt *pc)
+{
+	return pc->count;
+}
+
+/**
+ * cpt_percpt_obj() - object of a partition
+ * @pc: an array
+ * @cpt: partition of the table @pc was made for
+ *
+ * Return: the object, or NULL when @cpt is not below cpt_percpt_number().
+ */
+static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
+{
+	return (unsigned int)cpt < (unsigned int)pc->count ? pc->obj[cpt] :
+							      NULL;
+}
+
+/**
+ * cpt_percpt_for_each() - loop over the objects of an array
+ * @ptr: a pointer variable, set to each object in turn
+ * @cpt: an int variable, set to each partition in turn
+ * @pc: the array
+ */
+#define cpt_percpt_for_each(ptr, cpt, pc)				\
+	for ((cpt) = 0; (cpt) < (pc)->count &&				\
+	     (((ptr) = (pc)->obj[(cpt)]), 1); (cpt)++)
+
+/**
+ * DOC: Per-partition locks
+ *
+ * A struct cpt_lock is one mutex per partition of a table, each alone in
+ * its cache line on its partition's node (a struct cpt_percpt of them),
+ * plus an exclusive mode that takes all of them.  cpt_lock(@lk, @cpt)
+ * takes the lock of one partition: threads of different partitions never
+ * touch a shared cache line.  cpt_lock(@lk, CPT_ANY) is the exclusive
+ * mode: it takes every partition's lock, in ascending order, under an
+ * outer mutex, and so waits for every holder and excludes everyone.
+ *
+ * Use it instead of one global lock when the data it protects is split by
+ * partition (a queue or a list per partition, reached from the CPU that
+ * serves it), the common path touches only its own partition, and the
+ * paths that need everything (a reconfiguration, a walk of all queues)
+ * are rare: the exclusive mode costs a lock per partition.  When most
+ * paths need all the data, or the sections are rare anyway, a plain mutex
+ * is cheaper and simpler.
+ *
+ * They are mutexes: process context only, sections may sleep, and they
+ * are sleeping locks with priority inheritance on PREEMPT_RT as anywhere
+ * else.  Lockdep sees one class per cpt_lock_alloc() call site for the
+ * partition locks and one for the outer mutex; the exclusive mode takes
+ * the partition locks with mutex_lock_nest_lock() under the outer one, so
+ * that lockdep counts them as one held lock whatever the count (up to
+ * 256, beyond its 8 subclasses and 48 held locks).  A thread holds at most
+ * one partition's lock of one struct cpt_lock at a time, or the exclusive
+ * mode; never a partition's lock inside the exclusive mode.
+ *
+ * The count is fixed by the table the lock was made for, as for
+ * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
+ * from a newer table with more partitions) takes the lock of partition
+ * (@cpt modulo the count), so that mutual exclusion holds for any int;
+ * pass the same @cpt to cpt_unlock().  When the notifier announces a table
+ * with another count, make a lock for it, move the protected data under
+ * the exclusive mode of both, and free the old lock once no one can reach
+ * it.
+ */
+
+/**
+ * struct cpt_lock - a lock per partition and an exclusive mode
+ * @part: one struct cpt_lock_part per partition, on its node
+ * @excl: the outer mutex of the exclusive mode
+ *
+ * Read-only for the consumer, through the functions below.
+ */
+struct cpt_lock {
+	struct cpt_percpt *part;
+	struct mutex excl;
+};
+
+/**
+ * struct cpt_lock_part - the lock of one partition
+ * @mutex: the lock
+ *
+ * Each is its own allocation of a power of two of at least a cache line,
+ * which kmalloc aligns to its size: nothing else shares its cache line.
+ */
+struct cpt_lock_part {
+	struct mutex mutex;
+};
+
+struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
+				  struct lock_class_key *part_key,
+				  struct lock_class_key *excl_key);
+
+/**
+ * cpt_lock_alloc() - make a lock per partition of a table
+ * @tab: a held table; the lock gets cptab_number(@tab) partitions
+ *
+ * A macro, so that each call site has its own lockdep classes.
+ *
+ * Context: process context, may sleep.
+ * Return: the lock, to free with cpt_lock_free(); ERR_PTR(-EINVAL) when
+ * @tab is NULL, ERR_PTR(-ENOMEM).
+ */
+#define cpt_lock_alloc(tab) ({						\
+	static struct lock_class_key __cpt_part_key, __cpt_excl_key;	\
+									\
+	__cpt_lock_alloc((tab), &__cpt_part_key, &__cpt_excl_key);	\
+})
+
+/**
+ * cpt_lock_free() - free a lock nobody holds
+ * @lk: from cpt_lock_alloc(), or NULL or an ERR_PTR (nothing is done)
+ */
+void cpt_lock_free(struct cpt_lock *lk);
+
+/**
+ * cpt_lock_number() - number of partitions of a lock
+ * @lk: a lock
+ *
+ * Return: cptab_number() of the table @lk was made for.
+ */
+static inline int cpt_lock_number(const struct cpt_lock *lk)
+{
+	return cpt_percpt_number(lk->part);
+}
+
+/**
+ * cpt_lock() - take the lock of a partition, or all of them
+ * @lk: the lock
+ * @cpt: a partition (modulo the count, see above), or CPT_ANY for the
+ *	 exclusive mode
+ *
+ * Context: process context, may sleep.
+ */
+void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk);
+
+/**
+ * cpt_unlock() - release what cpt_lock() took
+ * @lk: the lock
+ * @cpt: the @cpt given to cpt_lock()
+ *
+ * Context: the task that took it.
+ */
+void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
+
+/**
+ * DOC: Per-partition thread pools
+ *
+ * cpt_threads_start() starts @per_cpt kthreads per partition of a table,
+ * each created on its partition's first node and bound to its partition's
+ * CPUs (the members, offline ones included, as cpt_bind_current()), each
+ * running @fn(@data, its partition), which must return when
+ * kthread_should_stop() says so.  cpt_threads_stop() stops and frees them.
+ *
+ * The threads follow the table.  Before the notifier callbacks of each new
+ * table run, cpt rebinds every pool made for a table with the same count
+ * (every CPU hotplug replacement, and sysctl writes that keep the count)
+ * to the new table's partitions; cpt_threads_generation() then says the
+ * new table's generation.  A pool made for a table with another count
+ * stays bound to that table, which it holds: the consumer, told by its
+ * notifier, starts a pool for the new table and stops the old one (both
+ * may be called from a notifier callback).
+ *
+ * A partition whose CPUs are all offline cannot hold its threads: the
+ * scheduler moves them to other CPUs when the last one goes, and they run
+ * there, unbound, until a CPU of the partition comes back; the table that
+ * comes with it rebinds them.  cpt_threads_unbound() counts them, and the
+ * first binding that leaves threads unbound says so in the kernel log.
+ * Nothing is left unbound silently.
+ *
+ * A per-partition workqueue would need apply_workqueue_attrs(), which
+ * modules cannot call on 6.1 or 6.12; a pool whose @fn runs a
+ * kthread_worker (kthread_worker_fn()) is the equivalent.
+ */
+struct cpt_threads;
+
+/**
+ * cpt_threads_start() - start threads per partition, bound to it
+ * @tab: a held table; the pool has cptab_number(@tab) * @per_cpt threads
+ * @per_cpt: threads per partition, 1 to 1024
+ * @fn: the thread function, called with @data and the thread's partition
+ * @data: passed to @fn
+ * @name: the threads' name, "@name/CPT.I"
+ *
+ * When a newer table with the same count is in force already, the pool
+ * binds to it.  The pool holds the table it is bound to.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
+ * of a failed allocation or kthread creation (nothing is left running).
+ */
+struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
+				      int (*fn)(void *data, int cpt),
+				      void *data, const char *name);
+
+/**
+ * cpt_threads_stop() - stop a pool's threads and free it
+ * @ts: from cpt_threads_start(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * Returns once every thread has returned from @fn.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ */
+void cpt_threads_stop(struct cpt_threads *ts);
+
+/**
+ * cpt_threads_generation() - the generation a pool is bound to
+ * @ts: a pool
+ *
+ * Return: cptab_generation() of the table its threads are bound to.
+ */
+u64 cpt_threads_generation(struct cpt_threads *ts);
+
+/**
+ * cpt_threads_unbound() - threads whose partition has no online CPU
+ * @ts: a pool
+ *
+ * Return: how many threads could not be bound at the last binding.
+ */
+int cpt_threads_unbound(struct cpt_threads *ts);
 
 #endif /* CPT_H */

@@ -14,6 +14,7 @@
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -162,33 +163,13 @@ const nodemask_t *cpt_nodemask(int cpt)
 }
 CPTK_EXPORT(cpt_nodemask);
 
-int cptab_current(const struct cptab *tab)
-{
-	/* Any CPU will do if we migrate: the answer is advisory anyway. */
-	unsigned int cpu = raw_smp_processor_id();
-	const struct cplan_table *table;
-	int cpt, node;
-
-	if (!tab)
-		return 0;
-	table = tab->table;
-	cpt = table->cpu_part[cpu];
-	if (cpt >= 0)
-		return cpt;
-
-	/* Not placed: borrow the partition of its node, see cpt.h. */
-	node = cpu_to_node(cpu);
-	if (node >= 0 && node < table->nr_nodes && table->node_part[node] >= 0)
-		return table->node_part[node];
-	return cpu % tab->nr_parts;
-}
-CPTK_EXPORT(cptab_current);
-
-int cpt_current(void)
-{
-	return cptk_in_force(cptab_current);
-}
-CPTK_EXPORT(cpt_current);
+/*
+ * cpt_current() in cpt.h reads it: the answer of cptab_current() of the
+ * table in force, per CPU, written by live.c each time a table is
+ * installed.  Zero before the first table, which is partition 0 of any.
+ */
+DEFINE_PER_CPU(int, cpt_cpu_partition);
+CPTK_EXPORT(cpt_cpu_partition);
 
 /* @part_of[@i] of an array of @n: CPT_ANY for none, -EINVAL past it. */
 static int cptk_part_of(const int *part_of, int n, int i)
@@ -198,14 +179,7 @@ static int cptk_part_of(const int *part_of, int n, int i)
 	return part_of[i] >= 0 ? part_of[i] : CPT_ANY;
 }
 
-int cptab_of_cpu(const struct cptab *tab, int cpu)
-{
-	if (!tab)
-		return -EINVAL;
-	return cptk_part_of(tab->table->cpu_part, tab->table->nr_cpus, cpu);
-}
-CPTK_EXPORT(cptab_of_cpu);
-
+/* cptab_of_cpu() is inline in cpt.h. */
 int cpt_of_cpu(int cpu)
 {
 	return cptk_in_force(cptab_of_cpu, cpu);

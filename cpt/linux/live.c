@@ -33,6 +33,7 @@
 #include <linux/err.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -43,6 +44,7 @@
 #include "cpt.h"
 #include "fault.h"
 #include "live.h"
+#include "pool.h"
 #include "tab.h"
 #include "topo.h"
 
@@ -149,6 +151,8 @@ static void cptk_notify_fn(struct work_struct *work)
 	if (!tab)
 		return;
 	cptk_fault_delay(CPTK_FAULT_NOTIFY);
+	/* Every new table, partitions changed or not: a CPU came or went. */
+	cptk_pool_follow(tab);
 	if (tab->generation != cptk_notified) {
 		cptk_notified = tab->generation;
 		WRITE_ONCE(cptk_notify_task, current);
@@ -157,6 +161,21 @@ static void cptk_notify_fn(struct work_struct *work)
 		WRITE_ONCE(cptk_notify_task, NULL);
 	}
 	cptk_live_put(tab);
+}
+
+/*
+ * Point every CPU's cpt_cpu_partition (cpt_current()) at @tab, now in
+ * force: after the pointer is published, before consumers are told, as
+ * cpt.h says.  Offline CPUs too, so that they answer from @tab when they
+ * come back, before their own hotplug event has replaced it.
+ */
+static void cptk_set_current(const struct cptab *tab)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(cpt_cpu_partition, cpu),
+			   tab->current_of_cpu[cpu]);
 }
 
 /*
@@ -176,6 +195,7 @@ static bool cptk_install(struct cptab *tab, bool same)
 	tab->generation = same ? old->generation : ++cptk_generation;
 	tab->serial = ++cptk_serial;
 	rcu_assign_pointer(cptk_cur, tab);
+	cptk_set_current(tab);
 	if (!old)
 		return false;
 	cptk_live_put(old);

@@ -8,6 +8,8 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/stddef.h>
+#include <linux/topology.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -119,6 +121,45 @@ static int cptk_fill_any_distance(struct cptab *tab)
 	return 0;
 }
 
+/*
+ * What cptab_current() answers on @cpu (cpt.h): its partition, else the
+ * partition of its node, else cpu % number of partitions, so that a CPU in
+ * no partition still gets an index of the table.
+ */
+static int cptk_current_of(const struct cptab *tab, unsigned int cpu)
+{
+	const struct cplan_table *table = tab->table;
+	int node;
+
+	if (cpu < (unsigned int)table->nr_cpus && table->cpu_part[cpu] >= 0)
+		return table->cpu_part[cpu];
+	node = cpu_to_node(cpu);
+	if (node >= 0 && node < table->nr_nodes && table->node_part[node] >= 0)
+		return table->node_part[node];
+	return cpu % tab->nr_parts;
+}
+
+/* The head that cpt.h's inline lookups read (struct cptab_lookup). */
+static int cptk_fill_lookup(struct cptab *tab)
+{
+	unsigned int cpu;
+
+	/* cptab_of_cpu() returns cpu_part[] as it is: "none" is CPT_ANY. */
+	BUILD_BUG_ON(CPLAN_NONE != CPT_ANY);
+	BUILD_BUG_ON(offsetof(struct cptab, lookup) != 0);
+	tab->current_of_cpu = kvcalloc(nr_cpu_ids,
+				       sizeof(*tab->current_of_cpu),
+				       GFP_KERNEL);
+	if (!tab->current_of_cpu)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		tab->current_of_cpu[cpu] = cptk_current_of(tab, cpu);
+	tab->lookup.of_cpu = tab->table->cpu_part;
+	tab->lookup.current_of_cpu = tab->current_of_cpu;
+	tab->lookup.nr_cpus = tab->table->nr_cpus;
+	return 0;
+}
+
 /**
  * cptk_tab_create() - build the kernel view of a planned table
  * @table: the plan; the new table takes it over, also on failure
@@ -153,7 +194,8 @@ struct cptab *cptk_tab_create(struct cplan_table *table, int npartitions,
 	any = &tab->part[tab->nr_parts];
 	for (p = 0; p < tab->nr_parts; p++)
 		cptk_fill_part(&tab->part[p], any, table, p);
-	if (cptk_list_any_nodes(any) || cptk_fill_any_distance(tab))
+	if (cptk_list_any_nodes(any) || cptk_fill_any_distance(tab) ||
+	    cptk_fill_lookup(tab))
 		goto err;
 	return tab;
 
@@ -181,6 +223,7 @@ void cptk_tab_destroy(struct cptab *tab)
 	}
 	cptk_texts_free(&tab->texts);
 	kvfree(tab->any_distance);
+	kvfree(tab->current_of_cpu);
 	kfree(tab->pattern);
 	cplan_table_free(tab->table);
 	kfree(tab);

@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 
 #include "cplan.h"
+#include "cpt.h"
 #include "text.h"
 
 /*
@@ -42,6 +43,11 @@ struct cptk_part {
  * /proc/sys/lnet shows and that hotplug carries over to the next table
  * (live.c sets @include_isolated after cptk_tab_create()).
  *
+ * @lookup is what cpt.h's inline lookups read (struct cptab_lookup): its
+ * of_cpu is @table's cpu_part, its current_of_cpu is @current_of_cpu, the
+ * answer of cptab_current() for each of nr_cpu_ids CPUs, fallbacks for CPUs
+ * in no partition included.
+ *
  * Nothing but @texts changes once a table is installed, and each of
  * them only once (text.h), so readers need no lock.  @any_distance[p] is
  * cptab_distance(p, CPT_ANY), for p up to nr_parts (CPT_ANY itself).
@@ -53,6 +59,8 @@ struct cptk_part {
  * node) keeps its generation, and its lookups answer the same.
  */
 struct cptab {
+	struct cptab_lookup lookup;	/* first: cpt.h's inlines read it */
+	int *current_of_cpu;
 	struct cplan_table *table;
 	int nr_parts;
 	struct cptk_part *part;

@@ -260,7 +260,7 @@ static int do_once(int argc, char **argv)
 
 static int do_mem(int argc, char **argv)
 {
-	int cptab_size = 144, part_size = 160, a = 0;
+	int cptab_size = 224, part_size = 160, a = 0;
 
 	if (argc > 1 && !strcmp(argv[0], "-s")) {
 		char *comma = strchr(argv[1], ',');
@@ -313,7 +313,8 @@ static int do_mem(int argc, char **argv)
 		 * of the pattern, kvcalloc(nr_parts + 1, struct cpt_part), one
 		 * zalloc_cpumask_var() per partition and for CPT_ANY
 		 * (CPUMASK_OFFSTACK: BITS_TO_LONGS(nr_cpu_ids) longs), and
-		 * kvcalloc() of the union's node list.
+		 * kvcalloc() of the union's node list, and kvcalloc(nr_cpu_ids,
+		 * int) of cptab_current()'s answers.
 		 */
 		mask = (size_t)(ncpus + 63) / 64 * 8;
 		for (nodes_any = 0, p = 0; p < table->nr_nodes; p++)
@@ -321,8 +322,9 @@ static int do_mem(int argc, char **argv)
 		glue = kbytes((size_t)cptab_size) + kbytes(1) +
 		       kbytes((size_t)(table->nr_parts + 1) * (size_t)part_size) +
 		       (size_t)(table->nr_parts + 1) * kbytes(mask) +
-		       kbytes((size_t)nodes_any * sizeof(int));
-		glue_allocs = 4 + (size_t)table->nr_parts + 1;
+		       kbytes((size_t)nodes_any * sizeof(int)) +
+		       kbytes((size_t)ncpus * sizeof(int));
+		glue_allocs = 5 + (size_t)table->nr_parts + 1;
 		printf("%d,%d,%d,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.1f,%.1f,%zu\n",
 		       ncpus, table->nr_parts, table->nr_nodes, nr_core, core_req,
 		       core, peak_bytes, glue_allocs, glue, core + glue,

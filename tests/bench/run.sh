@@ -205,13 +205,13 @@ sizes=
 if make -s --no-print-directory ko KREL="$BENCH_KERNEL" >"$OUT/ko.log" 2>&1 &&
    command -v pahole >/dev/null; then
 	s1=$(pahole -C cptab "build/ko/$krel/cpt.ko" 2>/dev/null | sed -n 's/.*size: \([0-9]*\),.*/\1/p')
-	s2=$(pahole -C cpt_part "build/ko/$krel/cpt.ko" 2>/dev/null | sed -n 's/.*size: \([0-9]*\),.*/\1/p')
+	s2=$(pahole -C cptk_part "build/ko/$krel/cpt.ko" 2>/dev/null | sed -n 's/.*size: \([0-9]*\),.*/\1/p')
 	[ -n "$s1" ] && [ -n "$s2" ] && sizes="$s1,$s2"
 fi
 if [ -n "$sizes" ]; then
 	echo "  sizeof(struct cptab), sizeof(struct cpt_part) = $sizes bytes (pahole on build/ko/$krel/cpt.ko)"
 else
-	sizes=144,160
+	sizes=224,160
 	echo "  sizeof(struct cptab), sizeof(struct cpt_part) = $sizes bytes (pahole or make ko unavailable: the values measured for 6.1/6.12)"
 fi
 echo "  sizes rounded as kvmalloc() rounds them (slab classes to 8 KiB, page orders above); cpumask = BITS_TO_LONGS(nr_cpu_ids) longs"

@@ -15,7 +15,7 @@
 # About 6 minutes on a 2-core host; logs in build/live/.
 
 LIVE_KERNELS	?= 6.1 6.12
-LIVE_SCENARIOS	?= maxcpus tuning seed
+LIVE_SCENARIOS	?= maxcpus tuning seed percpt
 
 .PHONY: test-live test-unload
 

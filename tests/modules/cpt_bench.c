@@ -9,8 +9,10 @@
  * bench=lookup  cost of the current-CPU-to-partition lookup: calls= calls
  *               (in rounds= rounds, the best round kept) of an empty loop,
  *               raw_smp_processor_id(), this_cpu_read() of a per-CPU int,
- *               cpt_current(), cptab_current() on a held table and
- *               cpt_of_cpu(raw_smp_processor_id()); one "op=" line each,
+ *               cpt_current(), cptab_current() on a held table,
+ *               cpt_of_cpu(raw_smp_processor_id()) and cptab_of_cpu() of
+ *               the held table and a CPU number already in a register;
+ *               one "op=" line each,
  *               in picoseconds per call.
  * bench=svc     a metadata-server model: one request queue, spinlock and
  *               wait queue per partition, threads= service kthreads per
@@ -103,7 +105,7 @@ static const char *bench_tag(void)
 /* ---- lookup --------------------------------------------------------------- */
 
 enum { LK_EMPTY, LK_SMP_ID, LK_THIS_CPU, LK_CPT_CURRENT, LK_CPTAB_CURRENT,
-       LK_CPT_OF_CPU, LK_NR };
+       LK_CPT_OF_CPU, LK_CPTAB_OF_CPU, LK_NR };
 
 static const char * const lk_name[LK_NR] = {
 	[LK_EMPTY] = "empty_loop",
@@ -112,10 +114,17 @@ static const char * const lk_name[LK_NR] = {
 	[LK_CPT_CURRENT] = "cpt_current",
 	[LK_CPTAB_CURRENT] = "cptab_current",
 	[LK_CPT_OF_CPU] = "cpt_of_cpu",
+	[LK_CPTAB_OF_CPU] = "cptab_of_cpu",
 };
 
 static DEFINE_PER_CPU(int, bench_pcpu);
 static long lk_sink;
+
+/*
+ * @v, which the compiler must take as new on each pass (no instruction):
+ * so that a lookup of a fixed argument is not hoisted out of the loop.
+ */
+#define lk_opaque(v) ({ typeof(v) __v = (v); OPTIMIZER_HIDE_VAR(__v); __v; })
 
 /* A loop of its own per operation: no branch on @op inside the loop. */
 #define LK_CASE(op, expr)				\
@@ -133,6 +142,7 @@ static long lk_sink;
  */
 static noinline u64 lk_loop(int op, unsigned long n, const struct cptab *tab)
 {
+	int cpu = raw_smp_processor_id();
 	unsigned long i;
 	long sum = 0;
 	u64 t0;
@@ -145,6 +155,7 @@ static noinline u64 lk_loop(int op, unsigned long n, const struct cptab *tab)
 	LK_CASE(LK_CPT_CURRENT, cpt_current());
 	LK_CASE(LK_CPTAB_CURRENT, cptab_current(tab));
 	LK_CASE(LK_CPT_OF_CPU, cpt_of_cpu(raw_smp_processor_id()));
+	LK_CASE(LK_CPTAB_OF_CPU, cptab_of_cpu(tab, lk_opaque(cpu)));
 	}
 	t0 = ktime_get_ns() - t0;
 	WRITE_ONCE(lk_sink, lk_sink + sum);
@@ -571,6 +582,7 @@ static int bench_mem(void)
 	glue += mask;
 	glue += mem_bytes(tab->part[np].nodes,
 			  tab->part[np].nr_nodes * sizeof(int));
+	glue += mem_bytes(tab->current_of_cpu, nr_cpu_ids * sizeof(int));
 	pr_info("RESULT tag=%s bench=mem parts=%zu nr_cpu_ids=%zu nr_node_ids=%zu core_req_bytes=%zu core_bytes=%zu glue_bytes=%zu cpumask_bytes=%zu total_bytes=%zu sizeof_cptab=%zu sizeof_cpt_part=%zu cpumask_size=%u\n",
 		bench_tag(), np, nc, nn, req, core, glue, mask / (np + 1),
 		core + glue, sizeof(struct cptab), sizeof(struct cptk_part),

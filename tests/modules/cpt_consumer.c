@@ -254,7 +254,7 @@ static void check_invalid(int n)
 		      cpt_of_node(bad_node[i]) == -EINVAL,
 		      "of_node(%d) -EINVAL", bad_node[i]);
 	check(!cptab_number(NULL) && cptab_weight(NULL, 0) == -EINVAL &&
-	      !cptab_cpumask(NULL, CPT_ANY) && cptab_of_cpu(NULL, 0) == -EINVAL,
+	      !cptab_cpumask(NULL, CPT_ANY) && cptab_of_node(NULL, 0) == -EINVAL,
 	      "a NULL table answers as no partition");
 }
 

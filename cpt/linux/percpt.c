@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every partitioned service writes by hand, once (include/cpt.h):
+ * an object per partition on its partition's memory, and a lock per
+ * partition with an exclusive mode (mutexes: right on PREEMPT_RT, and
+ * lockdep sees the exclusive mode as one lock, see cpt.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cache.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/overflow.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+
+#include "cpt.h"
+#include "compat.h"
+
+/*
+ * The node for the memory of partition @cpt: its first node with memory,
+ * else its first node (the allocator then falls back to the nearest).
+ */
+static int cptk_percpt_node(const struct cptab *tab, int cpt)
+{
+	const nodemask_t *nodes = cptab_nodemask(tab, cpt);
+	int node;
+
+	if (!nodes || nodes_empty(*nodes))
+		return NUMA_NO_NODE;
+	for_each_node_mask(node, *nodes)
+		if (node_state(node, N_MEMORY))
+			return node;
+	return first_node(*nodes);
+}
+
+struct cpt_percpt *cpt_percpt_alloc(const struct cptab *tab, size_t size)
+{
+	struct cpt_percpt *pc;
+	int n, cpt;
+
+	if (!tab || !size) {
+		pr_warn_ratelimited("cpt_percpt_alloc(): %s\n",
+				    tab ? "size 0" : "no table");
+		return ERR_PTR(-EINVAL);
+	}
+	n = cptab_number(tab);
+	pc = kvzalloc(struct_size(pc, obj, n), GFP_KERNEL);
+	if (!pc)
+		return ERR_PTR(-ENOMEM);
+	pc->count = n;
+	pc->generation = cptab_generation(tab);
+	for (cpt = 0; cpt < n; cpt++) {
+		pc->obj[cpt] = kvzalloc_node(size, GFP_KERNEL,
+					     cptk_percpt_node(tab, cpt));
+		if (!pc->obj[cpt]) {
+			cpt_percpt_free(pc);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+	return pc;
+}
+CPTK_EXPORT(cpt_percpt_alloc);
+
+void cpt_percpt_free(struct cpt_percpt *pc)
+{
+	int cpt;
+
+	if (IS_ERR_OR_NULL(pc))
+		return;
+	/* A partial array (cpt_percpt_alloc() failing) ends in NULLs. */
+	for (cpt = 0; cpt < pc->count; cpt++)
+		kvfree(pc->obj[cpt]);
+	kvfree(pc);
+}
+CPTK_EXPORT(cpt_percpt_free);
+
+/* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
+static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
+{
+	struct cpt_lock_part *part;
+
+	part = lk->part->obj[(unsigned int)cpt % (unsigned int)lk->part->count];
+	return &part->mutex;
+}
+
+struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
+				  struct lock_class_key *part_key,
+				  struct lock_class_key *excl_key)
+{
+	size_t size = roundup_pow_of_two(max_t(size_t, L1_CACHE_BYTES,
+					       sizeof(struct cpt_lock_part)));
+	struct cpt_lock_part *part;
+	struct cpt_lock *lk;
+	int cpt;
+
+	if (!tab) {
+		pr_warn_ratelimited("cpt_lock_alloc(): no table\n");
+		return ERR_PTR(-EINVAL);
+	}
+	lk = kzalloc(sizeof(*lk), GFP_KERNEL);
+	if (!lk)
+		return ERR_PTR(-ENOMEM);
+	/* A power of two: kmalloc aligns it to its size, a cache line. */
+	lk->part = cpt_percpt_alloc(tab, size);
+	if (IS_ERR(lk->part)) {
+		kfree(lk);
+		return ERR_PTR(-ENOMEM);
+	}
+	__mutex_init(&lk->excl, "cpt_lock_exclusive", excl_key);
+	cpt_percpt_for_each(part, cpt, lk->part)
+		__mutex_init(&part->mutex, "cpt_lock_partition", part_key);
+	return lk;
+}
+CPTK_EXPORT(__cpt_lock_alloc);
+
+void cpt_lock_free(struct cpt_lock *lk)
+{
+	struct cpt_lock_part *part;
+	int cpt;
+
+	if (IS_ERR_OR_NULL(lk))
+		return;
+	cpt_percpt_for_each(part, cpt, lk->part)
+		mutex_destroy(&part->mutex);
+	mutex_destroy(&lk->excl);
+	cpt_percpt_free(lk->part);
+	kfree(lk);
+}
+CPTK_EXPORT(cpt_lock_free);
+
+void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
+{
+	int i;
+
+	if (cpt != CPT_ANY) {
+		mutex_lock(cptk_lock_of(lk, cpt));
+	} else {
+		/*
+		 * Ascending order, under the outer mutex: two exclusive
+		 * lockers cannot each hold a part the other waits for, and
+		 * lockdep counts the parts as one lock nested in it.
+		 */
+		mutex_lock(&lk->excl);
+		for (i = 0; i < lk->part->count; i++)
+			mutex_lock_nest_lock(cptk_lock_of(lk, i), &lk->excl);
+	}
+	__acquire(lk);
+}
+CPTK_EXPORT(cpt_lock);
+
+void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk)
+{
+	int i;
+
+	__release(lk);
+	if (cpt != CPT_ANY) {
+		mutex_unlock(cptk_lock_of(lk, cpt));
+		return;
+	}
+	for (i = lk->part->count - 1; i >= 0; i--)
+		mutex_unlock(cptk_lock_of(lk, i));
+	mutex_unlock(&lk->excl);
+}
+CPTK_EXPORT(cpt_unlock);

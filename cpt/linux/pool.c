@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Thread pools per partition (include/cpt.h, cpt_threads_start()): N
+ * kthreads per partition, each bound to its partition's CPUs, rebound by
+ * cptk_pool_follow() when live.c notifies a new table with the same count.
+ * Every pool is on cptk_pools, under cptk_pools_lock, which also
+ * serializes the binding of its threads.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/overflow.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "cpt.h"
+#include "compat.h"
+#include "pool.h"
+
+struct cptk_thread {
+	struct cpt_threads *ts;
+	struct task_struct *task;	/* with a reference of ours */
+	int cpt;
+};
+
+/*
+ * @tab: the table the threads are bound to, held; @unbound: threads whose
+ * partition had no online CPU at the last binding.
+ */
+struct cpt_threads {
+	struct list_head node;
+	struct cptab *tab;
+	int (*fn)(void *data, int cpt);
+	void *data;
+	u64 generation;
+	int count;
+	int unbound;
+	int nr;
+	struct cptk_thread th[];
+};
+
+static LIST_HEAD(cptk_pools);
+static DEFINE_MUTEX(cptk_pools_lock);
+
+static int cptk_pool_thread(void *arg)
+{
+	struct cptk_thread *t = arg;
+
+	return t->ts->fn(t->ts->data, t->cpt);
+}
+
+/*
+ * Bind every thread of @ts to its partition in @tab (cptk_pools_lock).  A
+ * partition with no online CPU in @tab cannot hold its threads: they stay
+ * where the scheduler put them, counted in @unbound and said once in the
+ * log.  The weight and not set_cpus_allowed_ptr() decides: @tab follows a
+ * CPU going down before it leaves the online mask, so binding to its last
+ * CPU would succeed and then be broken by the scheduler, silently.
+ */
+static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab)
+{
+	int i, cpt, unbound = 0;
+
+	for (i = 0; i < ts->nr; i++) {
+		cpt = ts->th[i].cpt;
+		if (!cptab_weight(tab, cpt) ||
+		    set_cpus_allowed_ptr(ts->th[i].task,
+					 cptab_cpumask(tab, cpt)))
+			unbound++;
+	}
+	if (unbound && !ts->unbound)
+		pr_info("%d pool threads have no online CPU in their partition: they run unbound until one comes back\n",
+			unbound);
+	ts->unbound = unbound;
+	ts->generation = cptab_generation(tab);
+}
+
+static void cptk_pool_put_threads(struct cpt_threads *ts, int n, bool stop)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (stop)
+			kthread_stop(ts->th[i].task);
+		put_task_struct(ts->th[i].task);
+	}
+}
+
+/* Create the threads of @ts, stopped, for @tab; 0 or a negative errno. */
+static int cptk_pool_create(struct cpt_threads *ts, const struct cptab *tab,
+			    int per_cpt, const char *name)
+{
+	struct task_struct *task;
+	int i, node;
+
+	for (i = 0; i < ts->nr; i++) {
+		ts->th[i].ts = ts;
+		ts->th[i].cpt = i / per_cpt;
+		node = first_node(*cptab_nodemask(tab, ts->th[i].cpt));
+		task = kthread_create_on_node(cptk_pool_thread, &ts->th[i],
+					      node, "%s/%d.%d", name,
+					      ts->th[i].cpt, i % per_cpt);
+		if (IS_ERR(task)) {
+			/* Never woken: kthread_stop() ends them unrun. */
+			cptk_pool_put_threads(ts, i, true);
+			return PTR_ERR(task);
+		}
+		get_task_struct(task);
+		ts->th[i].task = task;
+	}
+	return 0;
+}
+
+struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
+				      int (*fn)(void *data, int cpt),
+				      void *data, const char *name)
+{
+	struct cpt_threads *ts;
+	struct cptab *now;
+	int i, ret, n;
+
+	if (!tab || !fn || !name || per_cpt < 1 || per_cpt > 1024) {
+		pr_warn_ratelimited("cpt_threads_start(): bad argument\n");
+		return ERR_PTR(-EINVAL);
+	}
+	n = cptab_number(tab);
+	ts = kvzalloc(struct_size(ts, th, n * per_cpt), GFP_KERNEL);
+	if (!ts)
+		return ERR_PTR(-ENOMEM);
+	ts->fn = fn;
+	ts->data = data;
+	ts->count = n;
+	ts->nr = n * per_cpt;
+	mutex_lock(&cptk_pools_lock);
+	ret = cptk_pool_create(ts, tab, per_cpt, name);
+	if (ret) {
+		mutex_unlock(&cptk_pools_lock);
+		kvfree(ts);
+		return ERR_PTR(ret);
+	}
+	/* A replacement notified before we were listed is not missed. */
+	now = cpt_get();
+	ts->tab = cpt_hold(cptab_number(now) == n ? now : tab);
+	cpt_put(now);
+	cptk_pool_bind(ts, ts->tab);
+	list_add(&ts->node, &cptk_pools);
+	mutex_unlock(&cptk_pools_lock);
+	for (i = 0; i < ts->nr; i++)
+		wake_up_process(ts->th[i].task);
+	return ts;
+}
+CPTK_EXPORT(cpt_threads_start);
+
+void cpt_threads_stop(struct cpt_threads *ts)
+{
+	if (IS_ERR_OR_NULL(ts))
+		return;
+	mutex_lock(&cptk_pools_lock);
+	list_del(&ts->node);
+	mutex_unlock(&cptk_pools_lock);
+	cptk_pool_put_threads(ts, ts->nr, true);
+	cpt_put(ts->tab);
+	kvfree(ts);
+}
+CPTK_EXPORT(cpt_threads_stop);
+
+u64 cpt_threads_generation(struct cpt_threads *ts)
+{
+	u64 gen;
+
+	mutex_lock(&cptk_pools_lock);
+	gen = ts->generation;
+	mutex_unlock(&cptk_pools_lock);
+	return gen;
+}
+CPTK_EXPORT(cpt_threads_generation);
+
+int cpt_threads_unbound(struct cpt_threads *ts)
+{
+	int unbound;
+
+	mutex_lock(&cptk_pools_lock);
+	unbound = ts->unbound;
+	mutex_unlock(&cptk_pools_lock);
+	return unbound;
+}
+CPTK_EXPORT(cpt_threads_unbound);
+
+/**
+ * cptk_pool_follow() - rebind every pool to a new table
+ * @tab: the table being notified (live.c), valid during the call
+ *
+ * Pools made for a table with the same count move to @tab; the others stay
+ * on the table they hold, for their consumer to replace (cpt.h).
+ */
+void cptk_pool_follow(struct cptab *tab)
+{
+	struct cpt_threads *ts;
+
+	mutex_lock(&cptk_pools_lock);
+	list_for_each_entry(ts, &cptk_pools, node) {
+		if (ts->count != cptab_number(tab) || ts->tab == tab)
+			continue;
+		cpt_put(ts->tab);
+		ts->tab = cpt_hold(tab);
+		cptk_pool_bind(ts, tab);
+	}
+	mutex_unlock(&cptk_pools_lock);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Thread pools per partition (pool.c, include/cpt.h): they follow each
+ * table that live.c notifies.
+ */
+#ifndef CPTK_POOL_H
+#define CPTK_POOL_H
+
+struct cptab;
+
+void cptk_pool_follow(struct cptab *tab);
+
+#endif /* CPTK_POOL_H */

@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a partitioned service builds on (include/cpt.h), in one boot of
+#   scripts/vm-run --smp 8,sockets=2,cores=2,threads=2 --nodes '0-3;4-7'
+# with the test module tests/modules/cpt_percpt_test.c:
+#
+# 1. The inline lookups: cpt_current(), cptab_current() and cptab_of_cpu()
+#    on every online CPU answer the partition /proc/sys/lnet shows, before
+#    and after replacements to other counts, a CPU offline and back, and a
+#    pattern that leaves a CPU out (which then borrows its node's
+#    partition).
+# 2. Per-partition memory: each object of cpt_percpt_alloc() (64 B, 16 KiB,
+#    8 MiB vmalloc'ed) on its partition's node, for 2 and 4 partitions; an
+#    array of 2 x 32 MiB kept, then rmmod gives the memory back.
+# 3. Per-partition locks: each on its node in its own cache line, and for
+#    a second, two threads per partition and two exclusive ones: nobody
+#    inside with an exclusive holder, one holder per partition, no lost
+#    update; for 2 and 4 partitions.
+# 4. Per-partition thread pools: 2 threads per partition stay on their
+#    partition's CPUs through a whole partition offline and back, 50
+#    offline/online cycles and a replacement to another count (the test
+#    module's notifier starts a new pool then); rmmod leaves no thread.
+
+# shellcheck source=tests/lib/guest-lib.sh
+. /cpt/guest-lib.sh
+
+PT=/sys/module/cpt_percpt_test/parameters
+
+# What the lookups should say on each online CPU, from the /proc table: a
+# "CPU P P P" line per listed CPU.
+expected_lookup() { table | cpu_map | awk '{ print $1, $2, $2, $2 }'; }
+# What they say: the test module's answers, without its header line.
+got_lookup() { sed 1d $PT/lookup; }
+
+# lookups NAME PARTITIONS: the answers match /proc, for PARTITIONS.
+lookups() {
+	same "$1: partitions" "$(head -n 1 $PT/lookup | cut -d' ' -f1)" "n=$2"
+	same "$1: every CPU's lookups" "$(got_lookup)" "$(expected_lookup)"
+}
+
+section "inline lookups on $(ncpus) CPUs, 2 nodes"
+check "insmod cpt.ko npartitions=2" insmod cpt.ko npartitions=2
+check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
+# Hand-written: one partition per node.
+same "npartitions=2: the table" "$(table)" "$(printf '0\t: 0 1 2 3\n1\t: 4 5 6 7')"
+lookups "npartitions=2" 2
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+same "npartitions=4: the table" "$(table)" \
+	"$(printf '0\t: 0 1\n1\t: 2 3\n2\t: 4 5\n3\t: 6 7')"
+lookups "npartitions=4" 4
+set_cpu 5 0
+lookups "npartitions=4, CPU 5 offline" 4
+set_cpu 5 1
+lookups "npartitions=4, CPU 5 back" 4
+same "pattern without CPU 7: write" \
+	"$(put $P/cpu_pattern '0[0-3] 1[4-6]')" ok
+same "pattern without CPU 7: the CPUs placed" \
+	"$(got_lookup | grep -v '^7 ')" "$(expected_lookup)"
+# CPU 7 is in no partition: cptab_of_cpu() says so (-1, CPT_ANY), the
+# other two borrow the partition of its node, 1.
+same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 -1"
+same "npartitions=3, no pattern: write" "$(put $P/cpu_pattern '')" ok
+same "npartitions=3: write" "$(put $P/cpu_npartitions 3)" ok
+lookups "npartitions=3" 3
+
+# mem_expected NODE...: the mem answer when partition i is on the i-th NODE.
+mem_expected() {
+	for size in 64 16384 8388608; do
+		kind=kmalloc
+		[ $size = 8388608 ] && kind=vmalloc
+		i=0
+		for node in "$@"; do
+			echo "$size $i $node $node $kind"
+			i=$((i + 1))
+		done
+		[ $size = 64 ] && echo "for_each=$# beyond=NULL"
+	done
+}
+mem_free_kb() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+
+section "per-partition memory"
+same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
+same "npartitions=2: objects on their nodes" "$(cat $PT/mem)" "$(mem_expected 0 1)"
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+same "npartitions=4: objects on their nodes" "$(cat $PT/mem)" "$(mem_expected 0 0 1 1)"
+same "npartitions=2 again: write" "$(put $P/cpu_npartitions 2)" ok
+free0=$(mem_free_kb)
+check "keep 2 x 32 MiB" sh -c "echo 32 >$PT/keep_mb"
+free1=$(mem_free_kb)
+# 64 MiB, less what the kernel frees meanwhile (lazy vmalloc purges).
+check "MemFree fell by 56 MiB or more ($free0 -> $free1 kB)" \
+	[ $((free0 - free1)) -ge 57344 ]
+check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
+free2=$(mem_free_kb)
+check "rmmod gave it back: MemFree within 4 MiB ($free0 -> $free2 kB)" \
+	[ $((free0 - free2)) -le 4096 ]
+
+# locks NAME NODE...: the lock test with partition i on the i-th NODE.
+locks() {
+	_name=$1
+	shift
+	_out=$(cat $PT/lock)
+	_i=0
+	_want=$(for _node in "$@"; do echo "part $_i $_node aligned"; _i=$((_i + 1)); done)
+	same "$_name: each lock on its node, alone in its cache line" \
+		"$(echo "$_out" | grep '^part ')" "$_want"
+	_res=$(echo "$_out" | grep '^loops=')
+	echo "    $_name: $_res"
+	check "$_name: exclusive mode excludes, no lost update ($_res)" \
+		sh -c "echo '$_res' | grep -q 'violations=0 lost=0' &&
+		       ! echo '$_res' | grep -q -e 'loops=0 ' -e 'excl=0 '"
+}
+
+section "per-partition locks"
+check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
+locks "npartitions=2" 0 1
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+locks "npartitions=4" 0 0 1 1
+
+# pool_ok NAME: the test module's pool check passes.
+pool_ok() {
+	_v=$(cat $PT/pool)
+	case $_v in
+	PASS*) pass "$1: $_v" ;;
+	*) fail "$1: $_v" ;;
+	esac
+}
+nthreads() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_pt/'; }
+
+section "per-partition thread pools"
+check "start 2 threads per partition" sh -c "echo 2 >$PT/pool"
+same "8 threads" "$(nthreads)" 8
+pool_ok "npartitions=4"
+set_cpu 6 0
+set_cpu 7 0
+pool_ok "partition 3 (CPUs 6-7) offline"
+contains "$(cat $PT/pool)" "unbound=2"
+check "partition 3 offline: its 2 threads counted unbound" [ $? = 0 ]
+check "and said so in the log" sh -c "dmesg | grep -q 'pool threads have no online CPU'"
+set_cpu 6 1
+set_cpu 7 1
+pool_ok "partition 3 back"
+# shellcheck disable=SC2016 # repeat evaluates the body
+repeat 50 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
+check "50 offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
+pool_ok "after 50 cycles"
+same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
+pool_ok "npartitions=2, a new pool"
+same "4 threads" "$(nthreads)" 4
+check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
+same "no pool thread left" "$(nthreads)" 0
+check "rmmod cpt" rmmod cpt
+
+finish

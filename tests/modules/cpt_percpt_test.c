@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpt_percpt_test: the guest test of what a partitioned service builds on
+ * (tests/live/guest-percpt.sh): the lookups that cpt.h inlines.
+ *
+ * Reading /sys/module/cpt_percpt_test/parameters/lookup runs, on every
+ * online CPU in turn (an IPI, so the answer is that CPU's), cpt_current(),
+ * cptab_current() and cptab_of_cpu() of the table in force, held for the
+ * read, and answers a line "n=PARTITIONS gen=GENERATION", then one line
+ * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU.  The guest
+ * script compares them with /proc/sys/lnet/cpu_partition_table.
+ *
+ * Reading .../mem allocates cpt_percpt_alloc() arrays of objects of 64 B,
+ * 16 KiB and 8 MiB (vmalloc'ed) for the table in force, checks that they
+ * are zeroed, fills them, frees them and answers a line
+ * "SIZE CPT FIRST_PAGE_NODE LAST_PAGE_NODE vmalloc|kmalloc" per object,
+ * then "for_each=N beyond=NULL|BAD" (objects the loop visited, and what
+ * cpt_percpt_obj() gives past the last partition).
+ *
+ * Reading .../lock runs the exclusion test of cpt_lock() for lock_ms=
+ * milliseconds: two threads per partition take its lock (one of them
+ * names it as cpt + count, which must take the same lock), and two
+ * threads take the exclusive mode (CPT_ANY).  Each holder checks that no
+ * one it should exclude is inside, and bumps a plain (racy unless
+ * excluded) counter of its partition.  Answers a line "part CPT NODE
+ * aligned|unaligned" per partition lock, then "loops=N excl=N
+ * violations=N lost=N" (lost: counter updates that did not add up).
+ *
+ * Writing N to .../pool starts a cpt_threads_start() pool of N threads per
+ * partition (0 stops it); a notifier starts a new pool when a table with
+ * another count comes.  Reading .../pool waits until the pool is bound to
+ * the table in force, watches where its threads run for 200 ms and
+ * answers "PASS parts=N threads=N unbound=N" when every thread of a
+ * partition with an online CPU ran on its partition's CPUs and each such
+ * partition's threads ran, or "FAIL: ..." with the first that did not.
+ *
+ * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
+ * it until the next write (0 frees it) or rmmod: the guest script checks
+ * that MemFree comes back after rmmod.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/vmalloc.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/sysfs.h>
+
+#include "cpt.h"
+
+struct lookup_answer {
+	const struct cptab *tab;
+	int cpu;
+	int current_cpt;
+	int tab_current;
+	int of_cpu;
+};
+
+/* On the CPU asked about, in IPI context: what each lookup says there. */
+static void lookup_on_cpu(void *arg)
+{
+	struct lookup_answer *a = arg;
+
+	a->cpu = smp_processor_id();
+	a->current_cpt = cpt_current();
+	a->tab_current = cptab_current(a->tab);
+	a->of_cpu = cptab_of_cpu(a->tab, a->cpu);
+}
+
+static int lookup_get(char *buf, const struct kernel_param *kp)
+{
+	struct lookup_answer a;
+	struct cptab *tab;
+	int cpu, len;
+
+	/* CPUs neither come nor go, so the table in force stays put too. */
+	cpus_read_lock();
+	tab = cpt_get();
+	len = sysfs_emit(buf, "n=%d gen=%llu\n", cptab_number(tab),
+			 cptab_generation(tab));
+	for_each_online_cpu(cpu) {
+		a.tab = tab;
+		if (smp_call_function_single(cpu, lookup_on_cpu, &a, 1))
+			continue;
+		len += sysfs_emit_at(buf, len, "%d %d %d %d\n", a.cpu,
+				     a.current_cpt, a.tab_current, a.of_cpu);
+	}
+	cpt_put(tab);
+	cpus_read_unlock();
+	return len;
+}
+
+static const struct kernel_param_ops lookup_ops = {
+	.get = lookup_get,
+};
+module_param_cb(lookup, &lookup_ops, NULL, 0444);
+MODULE_PARM_DESC(lookup, "read: the lookups on every online CPU");
+
+/* The node of the page that holds byte @off of @obj. */
+static int mem_node(const void *obj, size_t off)
+{
+	const void *p = (const char *)obj + off;
+
+	return page_to_nid(is_vmalloc_addr(p) ? vmalloc_to_page(p) :
+						virt_to_page(p));
+}
+
+/* One object of @size bytes: zeroed, then filled; its line. */
+static int mem_check_obj(char *buf, int len, void *obj, size_t size, int cpt)
+{
+	const char *c = obj;
+
+	if (c[0] || c[size / 2] || c[size - 1])
+		return len + sysfs_emit_at(buf, len, "%zu %d not zeroed\n",
+					   size, cpt);
+	memset(obj, 0x5a, size);
+	return len + sysfs_emit_at(buf, len, "%zu %d %d %d %s\n", size, cpt,
+				   mem_node(obj, 0), mem_node(obj, size - 1),
+				   is_vmalloc_addr(obj) ? "vmalloc" : "kmalloc");
+}
+
+static int mem_get(char *buf, const struct kernel_param *kp)
+{
+	static const size_t sizes[] = { 64, 16384, 8 << 20 };
+	struct cpt_percpt *pc;
+	struct cptab *tab;
+	int i, cpt, n, len = 0;
+	void *obj;
+
+	tab = cpt_get();
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		pc = cpt_percpt_alloc(tab, sizes[i]);
+		if (IS_ERR(pc)) {
+			len += sysfs_emit_at(buf, len, "%zu alloc error %ld\n",
+					     sizes[i], PTR_ERR(pc));
+			continue;
+		}
+		n = 0;
+		cpt_percpt_for_each(obj, cpt, pc) {
+			len = mem_check_obj(buf, len, obj, sizes[i], cpt);
+			n++;
+		}
+		if (i == 0)
+			len += sysfs_emit_at(buf, len, "for_each=%d beyond=%s\n",
+					     n, cpt_percpt_obj(pc, n) ||
+					     cpt_percpt_obj(pc, -1) ? "BAD" :
+					     "NULL");
+		cpt_percpt_free(pc);
+	}
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops mem_ops = {
+	.get = mem_get,
+};
+module_param_cb(mem, &mem_ops, NULL, 0444);
+MODULE_PARM_DESC(mem, "read: place, check and free per-partition objects");
+
+static uint lock_ms = 1000;
+module_param(lock_ms, uint, 0644);
+MODULE_PARM_DESC(lock_ms, "lock: duration of the exclusion test");
+
+#define LK_MAX_PARTS	64
+
+/* What the lock test's threads share. */
+struct lock_test {
+	struct cpt_lock *lk;
+	int n;
+	atomic_t inside[LK_MAX_PARTS];
+	unsigned long counter[LK_MAX_PARTS];	/* plain: under the lock */
+	atomic_t excl_inside;
+	atomic_long_t loops;
+	atomic_long_t excl;
+	atomic_long_t violations;
+};
+
+struct lock_thread {
+	struct lock_test *t;
+	int cpt;		/* CPT_ANY: the exclusive mode */
+	int name;		/* what it passes to cpt_lock() for @cpt */
+	struct task_struct *task;
+};
+
+/* A holder of partition @cpt's lock: alone in it, no exclusive holder. */
+static void lock_one(struct lock_test *t, int cpt, int name)
+{
+	unsigned long v;
+
+	cpt_lock(t->lk, name);
+	if (atomic_inc_return(&t->inside[cpt]) != 1 ||
+	    atomic_read(&t->excl_inside))
+		atomic_long_inc(&t->violations);
+	v = READ_ONCE(t->counter[cpt]);
+	udelay(2);
+	WRITE_ONCE(t->counter[cpt], v + 1);
+	atomic_dec(&t->inside[cpt]);
+	cpt_unlock(t->lk, name);
+	atomic_long_inc(&t->loops);
+}
+
+/* Whether any partition holder is inside. */
+static bool lock_any_inside(struct lock_test *t)
+{
+	int cpt;
+
+	for (cpt = 0; cpt < t->n; cpt++)
+		if (atomic_read(&t->inside[cpt]))
+			return true;
+	return false;
+}
+
+/* The exclusive holder: alone, and no partition holder anywhere. */
+static void lock_all(struct lock_test *t)
+{
+	cpt_lock(t->lk, CPT_ANY);
+	if (atomic_inc_return(&t->excl_inside) != 1 || lock_any_inside(t))
+		atomic_long_inc(&t->violations);
+	udelay(50);
+	if (lock_any_inside(t))
+		atomic_long_inc(&t->violations);
+	atomic_dec(&t->excl_inside);
+	cpt_unlock(t->lk, CPT_ANY);
+	atomic_long_inc(&t->excl);
+	usleep_range(100, 200);
+}
+
+static int lock_thread_fn(void *arg)
+{
+	struct lock_thread *lt = arg;
+
+	while (!kthread_should_stop()) {
+		if (lt->cpt == CPT_ANY)
+			lock_all(lt->t);
+		else
+			lock_one(lt->t, lt->cpt, lt->name);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Run the threads for lock_ms; the counts are left in @t. */
+static int lock_run(struct lock_test *t, struct lock_thread *th, int nth)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < nth; i++) {
+		th[i].t = t;
+		th[i].cpt = i < 2 * t->n ? i / 2 : CPT_ANY;
+		/* Odd threads name their partition cpt + count: same lock. */
+		th[i].name = th[i].cpt + (i & 1) * t->n;
+		th[i].task = kthread_run(lock_thread_fn, &th[i],
+					 "cpt_lock_test/%d", i);
+		if (IS_ERR(th[i].task)) {
+			ret = PTR_ERR(th[i].task);
+			break;
+		}
+	}
+	if (!ret)
+		msleep(lock_ms);
+	while (--i >= 0)
+		kthread_stop(th[i].task);
+	return ret;
+}
+
+/* Each partition's lock: its node, and alone in its cache line. */
+static int lock_parts(char *buf, int len, struct cpt_lock *lk)
+{
+	struct cpt_lock_part *part;
+	int cpt;
+
+	cpt_percpt_for_each(part, cpt, lk->part)
+		len += sysfs_emit_at(buf, len, "part %d %d %s\n", cpt,
+				     mem_node(part, 0),
+				     IS_ALIGNED((unsigned long)part,
+						L1_CACHE_BYTES) &&
+				     ksize(part) >= L1_CACHE_BYTES ?
+				     "aligned" : "unaligned");
+	return len;
+}
+
+static int lock_get(char *buf, const struct kernel_param *kp)
+{
+	struct lock_thread *th = NULL;
+	struct lock_test *t;
+	struct cptab *tab;
+	unsigned long sum = 0;
+	int cpt, nth, len = 0, ret = -ENOMEM;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	tab = cpt_get();
+	t->n = cptab_number(tab);
+	t->lk = t->n <= LK_MAX_PARTS ? cpt_lock_alloc(tab) : ERR_PTR(-E2BIG);
+	cpt_put(tab);
+	if (IS_ERR(t->lk)) {
+		ret = PTR_ERR(t->lk);
+		goto out;
+	}
+	nth = 2 * t->n + 2;
+	th = kcalloc(nth, sizeof(*th), GFP_KERNEL);
+	if (!th)
+		goto out;
+	len = lock_parts(buf, 0, t->lk);
+	ret = lock_run(t, th, nth);
+	if (ret)
+		goto out;
+	for (cpt = 0; cpt < t->n; cpt++)
+		sum += t->counter[cpt];
+	len += sysfs_emit_at(buf, len,
+			     "loops=%ld excl=%ld violations=%ld lost=%ld\n",
+			     atomic_long_read(&t->loops),
+			     atomic_long_read(&t->excl),
+			     atomic_long_read(&t->violations),
+			     atomic_long_read(&t->loops) - (long)sum);
+	ret = len;
+out:
+	kfree(th);
+	cpt_lock_free(t->lk);
+	kfree(t);
+	return ret;
+}
+
+static const struct kernel_param_ops lock_ops = {
+	.get = lock_get,
+};
+module_param_cb(lock, &lock_ops, NULL, 0444);
+MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
+
+static DEFINE_MUTEX(keep_lock);
+static struct cpt_percpt *keep_pc;
+static unsigned int keep_mb_val;
+
+static int keep_mb_set(const char *val, const struct kernel_param *kp)
+{
+	struct cpt_percpt *pc = NULL;
+	struct cptab *tab;
+	unsigned int mb;
+	int ret;
+
+	ret = kstrtouint(val, 0, &mb);
+	if (ret)
+		return ret;
+	if (mb) {
+		tab = cpt_get();
+		pc = cpt_percpt_alloc(tab, (size_t)mb << 20);
+		cpt_put(tab);
+		if (IS_ERR(pc))
+			return PTR_ERR(pc);
+	}
+	mutex_lock(&keep_lock);
+	cpt_percpt_free(keep_pc);
+	keep_pc = pc;
+	keep_mb_val = mb;
+	mutex_unlock(&keep_lock);
+	return 0;
+}
+
+static int keep_mb_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", keep_mb_val);
+}
+
+static const struct kernel_param_ops keep_mb_ops = {
+	.set = keep_mb_set,
+	.get = keep_mb_get,
+};
+module_param_cb(keep_mb, &keep_mb_ops, NULL, 0644);
+MODULE_PARM_DESC(keep_mb, "write N: keep an array of N MiB objects");
+
+/* The pool and what its threads saw (pool_lock). */
+static DEFINE_MUTEX(pool_lock);
+static struct cpt_threads *pool;
+static int pool_per_cpt, pool_parts;
+static atomic_long_t pool_seen[LK_MAX_PARTS];	/* CPUs run on, bits */
+
+static int pool_fn(void *data, int cpt)
+{
+	while (!kthread_should_stop()) {
+		if (cpt < LK_MAX_PARTS && raw_smp_processor_id() < BITS_PER_LONG)
+			atomic_long_or(BIT(raw_smp_processor_id()),
+				       &pool_seen[cpt]);
+		msleep(2);
+	}
+	return 0;
+}
+
+/* Replace the pool with one of @per_cpt threads for @tab (pool_lock). */
+static int pool_restart(struct cptab *tab, int per_cpt)
+{
+	struct cpt_threads *ts = NULL;
+
+	if (per_cpt) {
+		ts = cpt_threads_start(tab, per_cpt, pool_fn, NULL, "cpt_pt");
+		if (IS_ERR(ts))
+			return PTR_ERR(ts);
+	}
+	cpt_threads_stop(pool);
+	pool = ts;
+	pool_per_cpt = per_cpt;
+	pool_parts = cptab_number(tab);
+	return 0;
+}
+
+static int pool_set(const char *val, const struct kernel_param *kp)
+{
+	struct cptab *tab;
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret || n > 8)
+		return -EINVAL;
+	tab = cpt_get();
+	mutex_lock(&pool_lock);
+	ret = pool_restart(tab, n);
+	mutex_unlock(&pool_lock);
+	cpt_put(tab);
+	return ret;
+}
+
+/* The first partition whose threads ran off its CPUs or not at all. */
+static int pool_check(char *buf, const struct cptab *tab)
+{
+	unsigned long seen;
+	int cpt, cpu;
+
+	for (cpt = 0; cpt < pool_parts && cpt < LK_MAX_PARTS; cpt++) {
+		if (!cptab_weight(tab, cpt))
+			continue;
+		seen = atomic_long_read(&pool_seen[cpt]);
+		if (!seen)
+			return sysfs_emit(buf, "FAIL: partition %d's threads did not run\n",
+					  cpt);
+		for_each_set_bit(cpu, &seen, BITS_PER_LONG)
+			if (!cpumask_test_cpu(cpu, cptab_cpumask(tab, cpt)))
+				return sysfs_emit(buf, "FAIL: a thread of partition %d ran on CPU %d\n",
+						  cpt, cpu);
+	}
+	return 0;
+}
+
+static int pool_get(char *buf, const struct kernel_param *kp)
+{
+	struct cptab *tab = NULL;
+	int cpt, tries, len;
+
+	mutex_lock(&pool_lock);
+	len = sysfs_emit(buf, "FAIL: no pool\n");
+	if (!pool)
+		goto out;
+	/* CPU events notify asynchronously: wait for the rebinding. */
+	for (tries = 0; tries < 500; tries++) {
+		cpt_put(tab);
+		tab = cpt_get();
+		if (cpt_threads_generation(pool) == cptab_generation(tab))
+			break;
+		msleep(10);
+	}
+	len = sysfs_emit(buf, "FAIL: pool on generation %llu, table %llu\n",
+			 cpt_threads_generation(pool), cptab_generation(tab));
+	if (cpt_threads_generation(pool) != cptab_generation(tab))
+		goto out;
+	for (cpt = 0; cpt < LK_MAX_PARTS; cpt++)
+		atomic_long_set(&pool_seen[cpt], 0);
+	msleep(200);
+	len = pool_check(buf, tab);
+	if (!len)
+		len = sysfs_emit(buf, "PASS parts=%d threads=%d unbound=%d\n",
+				 pool_parts, pool_parts * pool_per_cpt,
+				 cpt_threads_unbound(pool));
+out:
+	mutex_unlock(&pool_lock);
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops pool_ops = {
+	.set = pool_set,
+	.get = pool_get,
+};
+module_param_cb(pool, &pool_ops, NULL, 0644);
+MODULE_PARM_DESC(pool, "write N: a pool of N threads per partition; read: check it");
+
+/* A table with another count: a new pool for it, as a consumer does. */
+static int pool_notify(struct notifier_block *nb, unsigned long action,
+		       void *data)
+{
+	struct cptab *tab = data;
+
+	mutex_lock(&pool_lock);
+	if (pool && cptab_number(tab) != pool_parts &&
+	    pool_restart(tab, pool_per_cpt))
+		pr_err("cannot restart the pool for %d partitions\n",
+		       cptab_number(tab));
+	mutex_unlock(&pool_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pool_nb = {
+	.notifier_call = pool_notify,
+};
+
+static int __init percpt_test_init(void)
+{
+	return cpt_register_notifier(&pool_nb);
+}
+
+static void __exit percpt_test_exit(void)
+{
+	cpt_unregister_notifier(&pool_nb);
+	cpt_threads_stop(pool);
+	cpt_percpt_free(keep_pc);
+}
+
+module_init(percpt_test_init);
+module_exit(percpt_test_exit);
+MODULE_LICENSE("GPL");
+CPT_IMPORT_NS;
+MODULE_DESCRIPTION("cpt test: per-partition helpers and inline lookups");
