@@ -303,6 +303,18 @@ if insmod ./cpt.ko 2>$TMP/insmod.err; then
 		fi
 	done
 	unload "defaults"
+	# The emitted pattern as a module parameter (Lustre's way to take it)
+	# gives the default table too; the kernel refuses a charp over 1024
+	# bytes, and cpt-plan --emit lustre says so for such a pattern.
+	if [ -s $TMP/emit ] && [ "$(wc -c <$TMP/emit)" -le 1024 ]; then
+		if cpt_insmod ./cpt.ko "cpu_pattern=$(cat $TMP/emit)" 2>$TMP/insmod.err; then
+			same_file "defaults: insmod cpt.ko cpu_pattern=\$(cpt-plan --emit pattern) gives the default table" $T $TMP/before.t
+			same_file "defaults: and its distances" $D $TMP/before.d
+			unload "emitted pattern"
+		else
+			fail "defaults: insmod cpt.ko cpu_pattern=\$(cpt-plan --emit pattern)" "$(cat $TMP/emit $TMP/insmod.err)"
+		fi
+	fi
 	check "rmmod cpt removes $T" test ! -e $T
 else
 	fail "insmod cpt.ko (defaults)" "$(cat $TMP/insmod.err; klog)"
