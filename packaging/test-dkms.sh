@@ -197,10 +197,10 @@ for rel in "$@"; do
 		fail "$rel: vermagic '$vermagic', expected '$rel ...'"
 	fi
 	parms=$(modinfo -F parm "$ko" 2>/dev/null | cut -d: -f1 | sort | tr '\n' ' ')
-	if [ "$parms" = "cpu_npartitions cpu_pattern npartitions " ]; then
+	if [ "$parms" = "cpu_npartitions cpu_pattern include_isolated npartitions " ]; then
 		pass "$rel: parameters $parms"
 	else
-		fail "$rel: parameters '$parms', expected cpu_npartitions cpu_pattern npartitions"
+		fail "$rel: parameters '$parms', expected cpu_npartitions cpu_pattern include_isolated npartitions"
 	fi
 	name=$(modinfo -F name "$ko" 2>/dev/null)
 	[ "$name" = cpt ] && pass "$rel: module name cpt" ||
