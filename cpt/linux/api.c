@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What other modules call (include/cpt.h): every exported symbol of cpt.
+ * What other modules call (include/cpt.h) about tables: the lookups, masks,
+ * binding, get/put and the notifier.  The service helpers export their own
+ * symbols: percpt.c (objects and locks per partition), pool.c (threads).
  *
  * A table is built completely before it is installed and never changes
  * afterwards (tab.c), so lookups are plain array reads.  The cptab_*()
