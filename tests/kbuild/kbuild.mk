@@ -37,7 +37,7 @@ $(KBUILD_TESTS): test-kbuild-%:
 	@rm -rf $(KBUILD_OUT)/$*
 	@$(STAGE) $(KBUILD_OUT)/$* $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "test-kbuild: $* (W=1 C=1)"
-	@scripts/kmake $* --no-print-directory \
+	@scripts/kmake $* --no-print-directory $(kbuild_j) \
 		M=$(CURDIR)/$(KBUILD_OUT)/$* W=1 C=1 CPT_TEST_MODULES=m \
 		modules >$(KBUILD_OUT)/$*.log 2>&1; rc=$$?; \
 	if [ $$rc -ne 0 ]; then cat $(KBUILD_OUT)/$*.log; \

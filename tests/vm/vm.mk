@@ -53,7 +53,7 @@ ko:
 $(KO_OUT)/%/.built: $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@$(STAGE) $(@D) $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "  KO      $(@D) (linux-headers-$*)"
-	@scripts/kmake $* --no-print-directory M=$(CURDIR)/$(@D) \
+	@scripts/kmake $* --no-print-directory $(kbuild_j) M=$(CURDIR)/$(@D) \
 		$(if $(STAGE_TESTMODS),CPT_TEST_MODULES=m) \
 		modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
@@ -64,7 +64,7 @@ $(KO_OUT)/%/.built: $(STAGE_MODULE) $(STAGE_TESTMODS)
 $(KO_OUT)/%/fault/.built: $(STAGE_MODULE)
 	@$(STAGE) $(@D) $(STAGE_MODULE)
 	@echo "  KO      $(@D) (linux-headers-$*, CPT_FAULT_INJECT=y)"
-	@scripts/kmake $* --no-print-directory M=$(CURDIR)/$(@D) \
+	@scripts/kmake $* --no-print-directory $(kbuild_j) M=$(CURDIR)/$(@D) \
 		CPT_FAULT_INJECT=y modules >$(@D)/build.log 2>&1 || { cat $(@D)/build.log >&2; \
 		echo "make ko: building the test cpt.ko for $* failed (log: $(@D)/build.log)" >&2; exit 1; }
 	@touch $@
