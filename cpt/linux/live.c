@@ -247,11 +247,9 @@ static struct cptab *cptk_build(int npartitions, const char *pattern,
 	struct cptab *tab;
 	int ret;
 
-	topo = cptk_topo_snapshot(-1);
+	topo = cptk_topo_snapshot(-1, include_isolated);
 	if (!topo)
 		return ERR_PTR(-ENOMEM);
-	if (!include_isolated)
-		cptk_topo_mark_isolated(topo);
 	ret = cplan_make(topo, npartitions, pattern, &table, &err);
 	cplan_topo_free(topo);
 	if (ret) {
@@ -313,12 +311,10 @@ static void cptk_follow(unsigned int cpu, bool up)
 	if (!old || cptk_table_is_current(old->table, cpu, up))
 		goto unlock;
 
-	topo = cptk_topo_snapshot(up ? -1 : (int)cpu);
+	/* An isolated CPU coming online stays out (cplan_table_update()). */
+	topo = cptk_topo_snapshot(up ? -1 : (int)cpu, old->include_isolated);
 	if (!topo)
 		goto warn;
-	/* An isolated CPU coming online stays out (cplan_table_update()). */
-	if (!old->include_isolated)
-		cptk_topo_mark_isolated(topo);
 	ret = cplan_table_update(old->table, topo, &table, &err);
 	cplan_topo_free(topo);
 	if (ret)

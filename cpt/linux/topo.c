@@ -27,9 +27,12 @@ static int cptk_read_node(unsigned int cpu)
 
 /*
  * The caller holds the hotplug lock, so the sibling masks are stable.
- * @llc_shift is what cptk_compat_llc_prepare() returned.
+ * @llc_shift is what cptk_compat_llc_prepare() returned; @isolation: flag
+ * the CPU when isolcpus= or nohz_full= took it from the housekeeping sets
+ * (cptk_compat_cpu_isolated()), for the planner to leave it out.
  */
-static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu, int llc_shift)
+static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu, int llc_shift,
+			  bool isolation)
 {
 	unsigned int first = cpumask_first(topology_sibling_cpumask(cpu));
 	int package = topology_physical_package_id(cpu);
@@ -46,6 +49,7 @@ static void cptk_read_cpu(struct cplan_cpu *c, unsigned int cpu, int llc_shift)
 	if (c->llc < 0)
 		c->llc = CPLAN_NONE;
 	c->online = true;
+	c->isolated = isolation && cptk_compat_cpu_isolated(cpu);
 }
 
 static void cptk_read_nodes(struct cplan_topo *topo)
@@ -63,6 +67,9 @@ static void cptk_read_nodes(struct cplan_topo *topo)
 /**
  * cptk_topo_snapshot() - read the topology of the online CPUs
  * @dying: a CPU to read as offline, or -1
+ * @include_isolated: read the CPUs the kernel isolates as any others;
+ *	otherwise they are flagged isolated, and the planner and the hotplug
+ *	update leave them out
  *
  * The caller holds the CPU hotplug lock: cpus_read_lock(), or the write
  * side that a hotplug callback runs under (taking the read side there would
@@ -77,7 +84,7 @@ static void cptk_read_nodes(struct cplan_topo *topo)
  * Return: a topology to free with cplan_topo_free(), or NULL when out of
  * memory.
  */
-struct cplan_topo *cptk_topo_snapshot(int dying)
+struct cplan_topo *cptk_topo_snapshot(int dying, bool include_isolated)
 {
 	struct cplan_topo *topo;
 	unsigned int cpu;
@@ -90,25 +97,8 @@ struct cplan_topo *cptk_topo_snapshot(int dying)
 	llc_shift = cptk_compat_llc_prepare();
 	for_each_online_cpu(cpu)
 		if ((int)cpu != dying)
-			cptk_read_cpu(&topo->cpu[cpu], cpu, llc_shift);
+			cptk_read_cpu(&topo->cpu[cpu], cpu, llc_shift,
+				      !include_isolated);
 	cptk_read_nodes(topo);
 	return topo;
-}
-
-/**
- * cptk_topo_mark_isolated() - keep the CPUs the kernel isolates out
- * @topo: a snapshot from cptk_topo_snapshot()
- *
- * Flags each online CPU of @topo that isolcpus= or nohz_full= took from
- * the housekeeping sets (cptk_compat_cpu_isolated()), so that the planner
- * and the hotplug update leave it out.  The caller skips this when
- * include_isolated is set.
- */
-void cptk_topo_mark_isolated(struct cplan_topo *topo)
-{
-	int cpu;
-
-	for (cpu = 0; cpu < topo->nr_cpus; cpu++)
-		if (topo->cpu[cpu].online)
-			topo->cpu[cpu].isolated = cptk_compat_cpu_isolated(cpu);
 }

@@ -5,7 +5,6 @@
 
 #include "cplan.h"
 
-struct cplan_topo *cptk_topo_snapshot(int dying);
-void cptk_topo_mark_isolated(struct cplan_topo *topo);
+struct cplan_topo *cptk_topo_snapshot(int dying, bool include_isolated);
 
 #endif /* CPTK_TOPO_H */
