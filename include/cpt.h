@@ -645,10 +645,12 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
  * DOC: Per-partition thread pools
  *
  * cpt_threads_start() starts @per_cpt kthreads per partition of a table,
- * each created on its partition's first node and bound to its partition's
- * CPUs (the members, offline ones included, as cpt_bind_current()), each
- * running @fn(@data, its partition), which must return when
- * kthread_should_stop() says so.  cpt_threads_stop() stops and frees them.
+ * each bound to its partition's CPUs (the members, offline ones included,
+ * as cpt_bind_current()) before it runs, each running @fn(@data, its
+ * partition), which must return when kthread_should_stop() says so.
+ * cpt_threads_stop() stops and frees them.  Their stacks come from any
+ * node: newer kernels rebind a kthread created on a node to that node at
+ * every CPU online, which would move the threads off their partition.
  *
  * The threads follow the table.  Before the notifier callbacks of each new
  * table run, cpt rebinds every pool made for a table with the same count
@@ -666,9 +668,13 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
  * first binding that leaves threads unbound says so in the kernel log.
  * Nothing is left unbound silently.
  *
- * A per-partition workqueue would need apply_workqueue_attrs(), which
- * modules cannot call on 6.1 or 6.12; a pool whose @fn runs a
- * kthread_worker (kthread_worker_fn()) is the equivalent.
+ * cpt_threads_start_cpus() sizes each partition's share by its CPUs
+ * instead: @per_cpu threads for each member CPU, as a service that runs a
+ * thread per CPU does; they are bound to the whole partition, like the
+ * others, so that a CPU going offline leaves its threads running on the
+ * partition's other CPUs.
+ *
+ * For a queue of work items per partition, see cpt_workers_start().
  */
 struct cpt_threads;
 
@@ -690,6 +696,27 @@ struct cpt_threads;
 struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
 				      int (*fn)(void *data, int cpt),
 				      void *data, const char *name);
+
+/**
+ * cpt_threads_start_cpus() - start threads per CPU of each partition
+ * @tab: a held table
+ * @per_cpu: threads per CPU, 1 to 64: partition @cpt gets @per_cpu times
+ *	     the weight of cptab_cpumask(@tab, @cpt) (its members, online or
+ *	     not when the pool starts: the count does not change with hotplug)
+ * @fn: the thread function, called with @data and the thread's partition
+ * @data: passed to @fn
+ * @name: the threads' name, "@name/CPT.I"
+ *
+ * As cpt_threads_start() in every other way: each thread is bound to all
+ * the CPUs of its partition, not to one CPU, and follows the table.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
+ * of a failed allocation or kthread creation (nothing is left running).
+ */
+struct cpt_threads *cpt_threads_start_cpus(struct cptab *tab, int per_cpu,
+					   int (*fn)(void *data, int cpt),
+					   void *data, const char *name);
 
 /**
  * cpt_threads_stop() - stop a pool's threads and free it
@@ -716,5 +743,96 @@ u64 cpt_threads_generation(struct cpt_threads *ts);
  * Return: how many threads could not be bound at the last binding.
  */
 int cpt_threads_unbound(struct cpt_threads *ts);
+
+/**
+ * DOC: Per-partition work queues
+ *
+ * cpt_workers_start() makes one kthread_worker per partition of a table:
+ * the struct kthread_worker on its partition's node, its thread a pool of
+ * cpt_threads_start() with one thread per partition, so that it is bound
+ * to the partition's CPUs and follows the table as every pool does
+ * (rebound on CPU hotplug; unbound, and still running its works, while the
+ * partition has no online CPU).  The works of one partition run one at a
+ * time, in the order they were queued.
+ *
+ * cpt_queue_work() queues a kthread_work on a partition's worker;
+ * cpt_worker_of() gives the worker itself, for the rest of the
+ * kthread_worker interface (kthread_queue_delayed_work(),
+ * kthread_cancel_work_sync(), ...).  As for cpt_lock(), any int names a
+ * worker, modulo the count, so that a cpt_current() of a newer table with
+ * more partitions still queues somewhere; the count is fixed by the table
+ * the workers were made for, and when the notifier announces a table with
+ * another count, start workers for it, queue new works there, and stop the
+ * old ones.
+ *
+ * This is the per-partition workqueue that modules cannot make otherwise:
+ * a workqueue's CPUs are set by apply_workqueue_attrs(), which is not
+ * exported on 6.1 or 6.12.
+ */
+struct cpt_workers;
+struct kthread_work;
+struct kthread_worker;
+
+/**
+ * cpt_workers_start() - start a kthread_worker per partition of a table
+ * @tab: a held table; one worker per partition, cptab_number(@tab)
+ * @name: the threads' name, "@name/CPT.0"
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ * Return: the workers, to stop with cpt_workers_stop(); ERR_PTR(-EINVAL)
+ * when @tab or @name is NULL, or the errno of a failed allocation or
+ * kthread creation (nothing is left running).
+ */
+struct cpt_workers *cpt_workers_start(struct cptab *tab, const char *name);
+
+/**
+ * cpt_workers_number() - number of workers
+ * @w: the workers
+ *
+ * Return: cptab_number() of the table @w was made for.
+ */
+int cpt_workers_number(const struct cpt_workers *w);
+
+/**
+ * cpt_worker_of() - the kthread_worker of a partition
+ * @w: the workers
+ * @cpt: a partition (modulo the count, see above)
+ *
+ * Return: the worker, valid until cpt_workers_stop(@w).
+ */
+struct kthread_worker *cpt_worker_of(struct cpt_workers *w, int cpt);
+
+/**
+ * cpt_queue_work() - queue a work on a partition's worker
+ * @w: the workers
+ * @cpt: a partition (modulo the count, see above)
+ * @work: initialized with kthread_init_work()
+ *
+ * Context: any context (kthread_queue_work()).
+ * Return: true when queued, false when @work was pending already.
+ */
+bool cpt_queue_work(struct cpt_workers *w, int cpt, struct kthread_work *work);
+
+/**
+ * cpt_workers_flush() - wait for the works queued so far
+ * @w: the workers
+ *
+ * Returns once every work queued on any of the workers before the call has
+ * run.
+ *
+ * Context: process context, may sleep.
+ */
+void cpt_workers_flush(struct cpt_workers *w);
+
+/**
+ * cpt_workers_stop() - run the pending works, stop the workers, free them
+ * @w: from cpt_workers_start(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * The works queued before the call run first.  The caller must queue no
+ * more (nor re-arm delayed works) once it calls this.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ */
+void cpt_workers_stop(struct cpt_workers *w);
 
 #endif /* CPT_H */

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -49,10 +50,20 @@ struct cpt_threads {
 static LIST_HEAD(cptk_pools);
 static DEFINE_MUTEX(cptk_pools_lock);
 
+/*
+ * Each thread binds itself once more as it starts: newer kernels (7.3,
+ * not 6.12) have kthread() set a new kthread's affinity before it calls
+ * us (to the housekeeping CPUs when CPUs are isolated, to its node when it
+ * was created on one), overriding the binding made while it slept.
+ */
 static int cptk_pool_thread(void *arg)
 {
 	struct cptk_thread *t = arg;
 
+	mutex_lock(&cptk_pools_lock);
+	if (cptab_weight(t->ts->tab, t->cpt))
+		set_cpus_allowed_ptr(current, cptab_cpumask(t->ts->tab, t->cpt));
+	mutex_unlock(&cptk_pools_lock);
 	return t->ts->fn(t->ts->data, t->cpt);
 }
 
@@ -93,53 +104,69 @@ static void cptk_pool_put_threads(struct cpt_threads *ts, int n, bool stop)
 	}
 }
 
+/*
+ * Threads of partition @cpt of @tab: @per_cpt, or @per_cpu for each member
+ * CPU (online or not: the count must not depend on the moment of start).
+ */
+static int cptk_pool_part_threads(const struct cptab *tab, int cpt,
+				  int per_cpt, int per_cpu)
+{
+	return per_cpt ?: per_cpu * cpumask_weight(cptab_cpumask(tab, cpt));
+}
+
 /* Create the threads of @ts, stopped, for @tab; 0 or a negative errno. */
 static int cptk_pool_create(struct cpt_threads *ts, const struct cptab *tab,
-			    int per_cpt, const char *name)
+			    int per_cpt, int per_cpu, const char *name)
 {
 	struct task_struct *task;
-	int i, node;
+	int i = 0, cpt, j;
 
-	for (i = 0; i < ts->nr; i++) {
-		ts->th[i].ts = ts;
-		ts->th[i].cpt = i / per_cpt;
-		node = first_node(*cptab_nodemask(tab, ts->th[i].cpt));
-		task = kthread_create_on_node(cptk_pool_thread, &ts->th[i],
-					      node, "%s/%d.%d", name,
-					      ts->th[i].cpt, i % per_cpt);
-		if (IS_ERR(task)) {
-			/* Never woken: kthread_stop() ends them unrun. */
-			cptk_pool_put_threads(ts, i, true);
-			return PTR_ERR(task);
+	for (cpt = 0; cpt < ts->count; cpt++) {
+		for (j = 0; j < cptk_pool_part_threads(tab, cpt, per_cpt,
+						       per_cpu); j++, i++) {
+			ts->th[i].ts = ts;
+			ts->th[i].cpt = cpt;
+			/*
+			 * No node: on those kernels a kthread made on a node
+			 * is bound to its node again at every CPU online,
+			 * which would undo our binding until the next table.
+			 */
+			task = kthread_create(cptk_pool_thread, &ts->th[i],
+					      "%s/%d.%d", name, cpt, j);
+			if (IS_ERR(task)) {
+				/* Never woken: kthread_stop() ends them unrun. */
+				cptk_pool_put_threads(ts, i, true);
+				return PTR_ERR(task);
+			}
+			get_task_struct(task);
+			ts->th[i].task = task;
 		}
-		get_task_struct(task);
-		ts->th[i].task = task;
 	}
 	return 0;
 }
 
-struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
-				      int (*fn)(void *data, int cpt),
-				      void *data, const char *name)
+/* cpt_threads_start() with @per_cpt, cpt_threads_start_cpus() with @per_cpu. */
+static struct cpt_threads *cptk_pool_start(struct cptab *tab, int per_cpt,
+					   int per_cpu,
+					   int (*fn)(void *data, int cpt),
+					   void *data, const char *name)
 {
 	struct cpt_threads *ts;
 	struct cptab *now;
-	int i, ret, n;
+	int i, ret, n, nr = 0;
 
-	if (!tab || !fn || !name || per_cpt < 1 || per_cpt > 1024) {
-		pr_warn_ratelimited("cpt_threads_start(): bad argument\n");
-		return ERR_PTR(-EINVAL);
-	}
 	n = cptab_number(tab);
-	ts = kvzalloc(struct_size(ts, th, n * per_cpt), GFP_KERNEL);
+	for (i = 0; i < n; i++)
+		nr += cptk_pool_part_threads(tab, i, per_cpt, per_cpu);
+	ts = kvzalloc(struct_size(ts, th, nr), GFP_KERNEL);
 	if (!ts)
 		return ERR_PTR(-ENOMEM);
 	ts->fn = fn;
 	ts->data = data;
 	ts->count = n;
-	ts->nr = n * per_cpt;
+	ts->nr = nr;
 	mutex_lock(&cptk_pools_lock);
-	ret = cptk_pool_create(ts, tab, per_cpt, name);
+	ret = cptk_pool_create(ts, tab, per_cpt, per_cpu, name);
 	if (ret) {
 		mutex_unlock(&cptk_pools_lock);
 		kvfree(ts);
@@ -156,7 +183,30 @@ struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
 		wake_up_process(ts->th[i].task);
 	return ts;
 }
+
+struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
+				      int (*fn)(void *data, int cpt),
+				      void *data, const char *name)
+{
+	if (!tab || !fn || !name || per_cpt < 1 || per_cpt > 1024) {
+		pr_warn_ratelimited("cpt_threads_start(): bad argument\n");
+		return ERR_PTR(-EINVAL);
+	}
+	return cptk_pool_start(tab, per_cpt, 0, fn, data, name);
+}
 CPTK_EXPORT(cpt_threads_start);
+
+struct cpt_threads *cpt_threads_start_cpus(struct cptab *tab, int per_cpu,
+					   int (*fn)(void *data, int cpt),
+					   void *data, const char *name)
+{
+	if (!tab || !fn || !name || per_cpu < 1 || per_cpu > 64) {
+		pr_warn_ratelimited("cpt_threads_start_cpus(): bad argument\n");
+		return ERR_PTR(-EINVAL);
+	}
+	return cptk_pool_start(tab, 0, per_cpu, fn, data, name);
+}
+CPTK_EXPORT(cpt_threads_start_cpus);
 
 void cpt_threads_stop(struct cpt_threads *ts)
 {

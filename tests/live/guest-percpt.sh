@@ -20,7 +20,11 @@
 # 4. Per-partition thread pools: 2 threads per partition stay on their
 #    partition's CPUs through a whole partition offline and back, 50
 #    offline/online cycles and a replacement to another count (the test
-#    module's notifier starts a new pool then); rmmod leaves no thread.
+#    module's notifier starts a new pool then); the same with a thread
+#    per CPU of each partition; rmmod leaves no thread.
+# 5. Per-partition work queues (cpt_workers_start()): every work runs, in
+#    order, one at a time per partition, on its partition's CPUs, for 2
+#    and 4 partitions, and with a whole partition offline; no thread left.
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh
@@ -148,6 +152,41 @@ pool_ok "after 50 cycles"
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "npartitions=2, a new pool"
 same "4 threads" "$(nthreads)" 4
+
+section "a thread per CPU of each partition"
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+check "start 1 thread per CPU of each partition" sh -c "echo 1 >$PT/pool_cpus"
+same "8 threads, 2 per partition" "$(nthreads)" 8
+pool_ok "per CPU, npartitions=4"
+set_cpu 5 0
+pool_ok "per CPU, CPU 5 offline"
+same "still 8 threads" "$(nthreads)" 8
+set_cpu 5 1
+same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
+pool_ok "per CPU, npartitions=2, a new pool"
+same "8 threads, 4 per partition" "$(nthreads)" 8
+
+# workers_ok NAME: the test module's worker test passes.
+workers_ok() {
+	_v=$(cat $PT/worker)
+	case $_v in
+	PASS*) pass "$1: $_v" ;;
+	*) fail "$1: $_v" ;;
+	esac
+}
+nworkers() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_wk/'; }
+
+section "per-partition work queues"
+workers_ok "npartitions=2"
+same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
+workers_ok "npartitions=4"
+set_cpu 6 0
+set_cpu 7 0
+workers_ok "partition 3 (CPUs 6-7) offline: its works still run"
+set_cpu 6 1
+set_cpu 7 1
+workers_ok "partition 3 back"
+same "no worker thread left" "$(nworkers)" 0
 check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
 same "no pool thread left" "$(nthreads)" 0
 check "rmmod cpt" rmmod cpt

@@ -11,13 +11,21 @@
 #   make test-live LIVE_CYCLES=100 LIVE_HOTPLUG=20    a quicker pass
 #   make test-unload                        the unload scenario, 3 kernels
 #   make test-unload UNLOAD_KERNELS=6.1
+#   make test-percpt                        the service helpers, 7 kernels
+#   make test-percpt PERCPT_KERNELS=6.1-rt
 #
 # About 6 minutes on a 2-core host; logs in build/live/.
 
 LIVE_KERNELS	?= 6.1 6.12
-LIVE_SCENARIOS	?= maxcpus tuning seed percpt
+LIVE_SCENARIOS	?= maxcpus tuning seed
 
-.PHONY: test-live test-unload
+# make test-percpt: the service helpers' guest test (guest-percpt.sh) on
+# every kernel, two guests at a time (each keeps about one host CPU busy;
+# about 30 s a guest here).
+PERCPT_KERNELS	?= 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
+PERCPT_JOBS	?= 2
+
+.PHONY: test-live test-unload test-percpt
 
 # make test-unload: the unload scenario on every kernel (6.1-rt too),
 # with 120 offline/rmmod/online/insmod cycles each (about a second each
@@ -32,3 +40,7 @@ test-unload: build/cpt-plan.static
 test-live: build/cpt-plan.static
 	@$(call ko_kernels,$(LIVE_KERNELS))
 	@tests/live/run.sh --scenarios '$(LIVE_SCENARIOS)' $(LIVE_KERNELS)
+
+test-percpt: build/cpt-plan.static
+	@$(call ko_kernels,$(PERCPT_KERNELS))
+	@LIVE_JOBS=$(PERCPT_JOBS) tests/live/run.sh --scenarios percpt $(PERCPT_KERNELS)

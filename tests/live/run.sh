@@ -30,7 +30,8 @@
 #
 # Guests run with slub_debug=FZP, so that a replaced table used after it
 # was freed reads poison.  LIVE_CYCLES, LIVE_HOTPLUG and LIVE_BIG_CYCLES
-# are passed to the guest scripts.  Logs: build/live/KERNEL-SCENARIO.log.
+# are passed to the guest scripts; LIVE_JOBS guests boot at a time (default
+# 1).  Logs: build/live/KERNEL-SCENARIO.log.
 # Prints every FAIL line, a line per boot with its time, and
 # "test-live: N passed, N failed"; exits non-zero on any failure, including
 # a guest that did not finish or a kernel log problem (oops, WARNING, ...:
@@ -73,18 +74,35 @@ npass=0
 nfail=0
 status=0
 t_all=$(date +%s)
+# scenario_line NAME: its line of SCENARIOS, or exit.
+scenario_line() {
+	_line=$(printf '%s\n' "$SCENARIOS" | grep "^$1|")
+	[ -n "$_line" ] || { echo "run.sh: unknown scenario '$1'" >&2; exit 2; }
+	[ -r "tests/live/guest-$1.sh" ] || { echo "run.sh: no tests/live/guest-$1.sh" >&2; exit 2; }
+	printf '%s\n' "$_line"
+}
+for s in $scenarios; do
+	scenario_line "$s" >/dev/null || exit 2
+done
+# Boot every guest, LIVE_JOBS (default 1) at a time, then read the logs.
 for k in $kernels; do
 	for s in $scenarios; do
-		line=$(printf '%s\n' "$SCENARIOS" | grep "^$s|")
-		[ -n "$line" ] || { echo "run.sh: unknown scenario '$s'" >&2; exit 2; }
-		[ -r "tests/live/guest-$s.sh" ] || { echo "run.sh: no tests/live/guest-$s.sh" >&2; exit 2; }
 		IFS='|' read -r _ smp nodes append limit <<-EOF
-		$line
+		$(scenario_line "$s")
 		EOF
 		log=$OUT/$k-$s.log
-		suite_boot "$log" --kernel "$k" --smp "$smp" \
-			${nodes:+--nodes "$nodes"} --append "$append" \
-			--timeout "$limit" -- "$env./guest-$s.sh"
+		rm -f "$log.boot"
+		SUITE_JOBS=${LIVE_JOBS:-1} suite_start "$log" --kernel "$k" \
+			--smp "$smp" ${nodes:+--nodes "$nodes"} \
+			--append "$append" --timeout "$limit" \
+			-- "$env./guest-$s.sh"
+	done
+done
+suite_wait
+for k in $kernels; do
+	for s in $scenarios; do
+		log=$OUT/$k-$s.log
+		suite_result "$log"
 		p=$(grep -c '^PASS: ' "$log")
 		f=$(grep -c '^FAIL: ' "$log")
 		# Each FAIL line with the details shown under it.

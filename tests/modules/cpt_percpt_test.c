@@ -34,6 +34,15 @@
  * partition with an online CPU ran on its partition's CPUs and each such
  * partition's threads ran, or "FAIL: ..." with the first that did not.
  *
+ * Reading .../worker starts cpt_workers_start() workers for the table in
+ * force, queues 16 works per partition (half of them under the name cpt +
+ * count, half after a cpt_workers_flush() and just before
+ * cpt_workers_stop()) and answers "PASS parts=N works=N" when every work
+ * ran, in order, one at a time per partition, on its partition's CPUs (or
+ * anywhere, for a partition with no online CPU), or "FAIL: ...".
+ * Writing N to .../pool_cpus starts a cpt_threads_start_cpus() pool of N
+ * threads per CPU of each partition instead, checked by the same read.
+ *
  * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
  * it until the next write (0 frees it) or rmmod: the guest script checks
  * that MemFree comes back after rmmod.
@@ -55,6 +64,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/notifier.h>
+#include <linux/overflow.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 
@@ -242,11 +252,18 @@ static int lock_thread_fn(void *arg)
 	struct lock_thread *lt = arg;
 
 	while (!kthread_should_stop()) {
-		if (lt->cpt == CPT_ANY)
+		if (lt->cpt == CPT_ANY) {
 			lock_all(lt->t);
-		else
+		} else {
 			lock_one(lt->t, lt->cpt, lt->name);
-		cond_resched();
+			/*
+			 * A pause between sections, as a service has: in
+			 * single-threaded TCG (5.10, 6.12, 7.x guests) a vCPU
+			 * runs 100 ms slices in turn, and threads that never
+			 * sleep starved the exclusive mode for minutes.
+			 */
+			usleep_range(5, 10);
+		}
 	}
 	return 0;
 }
@@ -381,10 +398,148 @@ static const struct kernel_param_ops keep_mb_ops = {
 module_param_cb(keep_mb, &keep_mb_ops, NULL, 0644);
 MODULE_PARM_DESC(keep_mb, "write N: keep an array of N MiB objects");
 
+/*
+ * The worker test: WK_WORKS works per partition on fresh cpt_workers of
+ * the table in force, half of them queued under the name cpt + count.
+ */
+#define WK_WORKS	16
+
+struct wk_test;
+
+struct wk_item {
+	struct kthread_work work;
+	struct wk_test *t;
+	int cpt;
+	int seq;		/* order of queueing in its partition */
+	int cpu;		/* where it ran, -1 before */
+	bool out_of_order;
+};
+
+struct wk_test {
+	int n;
+	atomic_t running[LK_MAX_PARTS];
+	int next[LK_MAX_PARTS];	/* the seq each partition runs next */
+	atomic_t overlaps;
+	struct wk_item item[];
+};
+
+static void wk_fn(struct kthread_work *work)
+{
+	struct wk_item *it = container_of(work, struct wk_item, work);
+	struct wk_test *t = it->t;
+
+	if (atomic_inc_return(&t->running[it->cpt]) != 1)
+		atomic_inc(&t->overlaps);
+	it->out_of_order = t->next[it->cpt]++ != it->seq;
+	udelay(50);
+	WRITE_ONCE(it->cpu, raw_smp_processor_id());
+	atomic_dec(&t->running[it->cpt]);
+}
+
+/* The first work that did not run, or ran off its partition's CPUs. */
+static int wk_check(char *buf, struct wk_test *t, const struct cptab *tab)
+{
+	struct wk_item *it;
+	int i;
+
+	if (atomic_read(&t->overlaps))
+		return sysfs_emit(buf, "FAIL: %d works ran beside another of their partition\n",
+				  atomic_read(&t->overlaps));
+	for (i = 0; i < t->n * WK_WORKS; i++) {
+		it = &t->item[i];
+		if (it->cpu < 0)
+			return sysfs_emit(buf, "FAIL: work %d of partition %d did not run\n",
+					  it->seq, it->cpt);
+		if (it->out_of_order)
+			return sysfs_emit(buf, "FAIL: work %d of partition %d ran out of order\n",
+					  it->seq, it->cpt);
+		/* A partition with no online CPU: its worker runs unbound. */
+		if (cptab_weight(tab, it->cpt) &&
+		    !cpumask_test_cpu(it->cpu, cptab_cpumask(tab, it->cpt)))
+			return sysfs_emit(buf, "FAIL: a work of partition %d ran on CPU %d\n",
+					  it->cpt, it->cpu);
+	}
+	return 0;
+}
+
+/*
+ * Queue the works of @t, half of them after cpt_workers_flush(), the other
+ * half just before cpt_workers_stop(), which must run them.
+ */
+static int wk_run(struct wk_test *t, struct cptab *tab)
+{
+	struct cpt_workers *w;
+	struct wk_item *it;
+	int i, k;
+
+	w = cpt_workers_start(tab, "cpt_wk");
+	if (IS_ERR(w))
+		return PTR_ERR(w);
+	if (cpt_workers_number(w) != t->n ||
+	    cpt_worker_of(w, t->n) != cpt_worker_of(w, 0)) {
+		cpt_workers_stop(w);
+		return -EPROTO;
+	}
+	for (k = 0; k < WK_WORKS; k++) {
+		if (k == WK_WORKS / 2)
+			cpt_workers_flush(w);
+		for (i = 0; i < t->n; i++) {
+			it = &t->item[i * WK_WORKS + k];
+			cpt_queue_work(w, i + (k & 1) * t->n, &it->work);
+		}
+	}
+	cpt_workers_stop(w);
+	return 0;
+}
+
+static int worker_get(char *buf, const struct kernel_param *kp)
+{
+	struct wk_test *t;
+	struct wk_item *it;
+	struct cptab *tab;
+	int i, n, len;
+
+	tab = cpt_get();
+	n = cptab_number(tab);
+	t = n <= LK_MAX_PARTS ? kzalloc(struct_size(t, item, n * WK_WORKS),
+					GFP_KERNEL) : NULL;
+	if (!t) {
+		cpt_put(tab);
+		return -ENOMEM;
+	}
+	t->n = n;
+	for (i = 0; i < n * WK_WORKS; i++) {
+		it = &t->item[i];
+		kthread_init_work(&it->work, wk_fn);
+		it->t = t;
+		it->cpt = i / WK_WORKS;
+		it->seq = i % WK_WORKS;
+		it->cpu = -1;
+	}
+	len = wk_run(t, tab);
+	if (len)
+		len = sysfs_emit(buf, "FAIL: cpt_workers: error %d\n", len);
+	else
+		len = wk_check(buf, t, tab);
+	if (!len)
+		len = sysfs_emit(buf, "PASS parts=%d works=%d\n", n,
+				 n * WK_WORKS);
+	kfree(t);
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops worker_ops = {
+	.get = worker_get,
+};
+module_param_cb(worker, &worker_ops, NULL, 0444);
+MODULE_PARM_DESC(worker, "read: the test of cpt_workers_start()");
+
 /* The pool and what its threads saw (pool_lock). */
 static DEFINE_MUTEX(pool_lock);
 static struct cpt_threads *pool;
-static int pool_per_cpt, pool_parts;
+static int pool_per_cpt, pool_parts, pool_threads;
+static bool pool_per_cpu;	/* cpt_threads_start_cpus(): per CPU */
 static atomic_long_t pool_seen[LK_MAX_PARTS];	/* CPUs run on, bits */
 
 static int pool_fn(void *data, int cpt)
@@ -398,24 +553,43 @@ static int pool_fn(void *data, int cpt)
 	return 0;
 }
 
-/* Replace the pool with one of @per_cpt threads for @tab (pool_lock). */
-static int pool_restart(struct cptab *tab, int per_cpt)
+/* The threads a pool of @per (per CPU or not) has for @tab. */
+static int pool_size(const struct cptab *tab, int per, bool per_cpu)
+{
+	int cpt, n = 0;
+
+	for (cpt = 0; cpt < cptab_number(tab); cpt++)
+		n += per_cpu ? per * cpumask_weight(cptab_cpumask(tab, cpt)) :
+			       per;
+	return n;
+}
+
+/*
+ * Replace the pool with one of @per threads per partition, or per CPU of
+ * each partition with @per_cpu, for @tab (pool_lock).
+ */
+static int pool_restart(struct cptab *tab, int per, bool per_cpu)
 {
 	struct cpt_threads *ts = NULL;
 
-	if (per_cpt) {
-		ts = cpt_threads_start(tab, per_cpt, pool_fn, NULL, "cpt_pt");
+	if (per) {
+		ts = per_cpu ? cpt_threads_start_cpus(tab, per, pool_fn, NULL,
+						      "cpt_pt") :
+			       cpt_threads_start(tab, per, pool_fn, NULL,
+						 "cpt_pt");
 		if (IS_ERR(ts))
 			return PTR_ERR(ts);
 	}
 	cpt_threads_stop(pool);
 	pool = ts;
-	pool_per_cpt = per_cpt;
+	pool_per_cpt = per;
+	pool_per_cpu = per_cpu;
 	pool_parts = cptab_number(tab);
+	pool_threads = per ? pool_size(tab, per, per_cpu) : 0;
 	return 0;
 }
 
-static int pool_set(const char *val, const struct kernel_param *kp)
+static int pool_write(const char *val, bool per_cpu)
 {
 	struct cptab *tab;
 	unsigned int n;
@@ -426,10 +600,20 @@ static int pool_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	tab = cpt_get();
 	mutex_lock(&pool_lock);
-	ret = pool_restart(tab, n);
+	ret = pool_restart(tab, n, per_cpu);
 	mutex_unlock(&pool_lock);
 	cpt_put(tab);
 	return ret;
+}
+
+static int pool_set(const char *val, const struct kernel_param *kp)
+{
+	return pool_write(val, false);
+}
+
+static int pool_cpus_set(const char *val, const struct kernel_param *kp)
+{
+	return pool_write(val, true);
 }
 
 /* The first partition whose threads ran off its CPUs or not at all. */
@@ -480,7 +664,7 @@ static int pool_get(char *buf, const struct kernel_param *kp)
 	len = pool_check(buf, tab);
 	if (!len)
 		len = sysfs_emit(buf, "PASS parts=%d threads=%d unbound=%d\n",
-				 pool_parts, pool_parts * pool_per_cpt,
+				 pool_parts, pool_threads,
 				 cpt_threads_unbound(pool));
 out:
 	mutex_unlock(&pool_lock);
@@ -495,6 +679,13 @@ static const struct kernel_param_ops pool_ops = {
 module_param_cb(pool, &pool_ops, NULL, 0644);
 MODULE_PARM_DESC(pool, "write N: a pool of N threads per partition; read: check it");
 
+static const struct kernel_param_ops pool_cpus_ops = {
+	.set = pool_cpus_set,
+	.get = pool_get,
+};
+module_param_cb(pool_cpus, &pool_cpus_ops, NULL, 0644);
+MODULE_PARM_DESC(pool_cpus, "write N: a pool of N threads per CPU of each partition; read: check it");
+
 /* A table with another count: a new pool for it, as a consumer does. */
 static int pool_notify(struct notifier_block *nb, unsigned long action,
 		       void *data)
@@ -503,7 +694,7 @@ static int pool_notify(struct notifier_block *nb, unsigned long action,
 
 	mutex_lock(&pool_lock);
 	if (pool && cptab_number(tab) != pool_parts &&
-	    pool_restart(tab, pool_per_cpt))
+	    pool_restart(tab, pool_per_cpt, pool_per_cpu))
 		pr_err("cannot restart the pool for %d partitions\n",
 		       cptab_number(tab));
 	mutex_unlock(&pool_lock);
