@@ -12,6 +12,9 @@
 #   BENCH_USVC_ROUNDS  the same for usvc (default: BENCH_ROUNDS)
 #   BENCH_SVC_MS   svc: measured time of one run
 #   BENCH_SVC_ARGS svc: more cpt_bench parameters ("window=8 work=4")
+#   BENCH_SVC_IMPLS svc: the builds of the service, each run on the same
+#                  table in turn (order alternating by round): toolkit (on
+#                  cpt.h's helpers) and hand (without them)
 #   BENCH_CALLS    lookup: calls per operation
 #
 # Parts: mem, lookup and svc load cpt_bench.ko; usvc runs the userspace
@@ -23,7 +26,7 @@
 #
 # Prints "BENCH-TABLE n=N parts=P" per cpt.ko load of the svc runs,
 # "BENCH-USVC n=N round=R,CSV" per usvc run (svc-bench -c), "BENCH-IDLE
-# svc|usvc round=R n=N idle=PCT" (idle share of all vCPUs during the run,
+# svc_IMPL|usvc round=R n=N idle=PCT" (idle share of all vCPUs during the run,
 # from /proc/stat, set-up and tear-down included) and, at the
 # end, every "RESULT ..." line of cpt_bench as "BENCH-RESULT ...".  Exits
 # non-zero when a module fails to load or a run fails.
@@ -37,6 +40,7 @@
 : "${BENCH_USVC_ROUNDS:=$BENCH_ROUNDS}"
 : "${BENCH_SVC_MS:=3000}"
 : "${BENCH_SVC_ARGS:=}"
+: "${BENCH_SVC_IMPLS:=toolkit hand}"
 : "${BENCH_CALLS:=10000000}"
 
 fail=0
@@ -115,13 +119,19 @@ for what in $BENCH_WHAT; do
 			list=$BENCH_NPARTS
 			# shellcheck disable=SC2086
 			[ $((r % 2)) -eq 0 ] && list=$(reverse $BENCH_NPARTS)
+			impls=$BENCH_SVC_IMPLS
+			# shellcheck disable=SC2086
+			[ $((r % 2)) -eq 0 ] && impls=$(reverse $BENCH_SVC_IMPLS)
 			for n in $list; do
 				cpt_load npartitions="$n" || continue
 				echo "BENCH-TABLE n=$n parts=$(grep -c . /proc/sys/lnet/cpu_partition_table)"
-				s0=$(cpustat)
-				# shellcheck disable=SC2086
-				bench "svc_${r}_$n" bench=svc duration_ms="$BENCH_SVC_MS" $BENCH_SVC_ARGS
-				echo "BENCH-IDLE svc round=$r n=$n idle=$(idle "$s0" "$(cpustat)")"
+				for impl in $impls; do
+					s0=$(cpustat)
+					# shellcheck disable=SC2086
+					bench "svc_${r}_${n}_$impl" bench=svc impl="$impl" \
+						duration_ms="$BENCH_SVC_MS" $BENCH_SVC_ARGS
+					echo "BENCH-IDLE svc_$impl round=$r n=$n idle=$(idle "$s0" "$(cpustat)")"
+				done
 				cpt_unload
 			done
 			r=$((r + 1))

@@ -17,7 +17,10 @@
 #   vm_lookup.csv     cpt_current() and friends in the guest: TCG time and,
 #                     under QEMU icount, guest instructions per call
 #   vm_svc.csv        the kernel service model (cpt_bench bench=svc) per
-#                     npartitions, with its ratio to npartitions=1
+#                     npartitions and build (impl=toolkit, on cpt.h's
+#                     helpers; impl=hand, without them), with each one's
+#                     ratio to npartitions=1 (vm_svc_summary.IMPL.csv)
+#                     and the two compared (vm_svc_compare.csv)
 #   vm_usvc.csv       the userspace model in the same guest
 #   icount_svc.csv    the kernel service model under icount: guest time per
 #                     request, i.e. instructions per request
@@ -149,6 +152,42 @@ add_idle() {
 		  print $0 "," med }' "$OUT/vm_idle.$2.txt" "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
+# svc_compare FILE: per npartitions of vm_svc.csv, the median ratio to
+# npartitions=1 of impl=toolkit and of impl=hand, and the median over the
+# rounds of toolkit rps / hand rps.  CSV on stdout.
+svc_compare() {
+	awk -F, '
+		function median(a, m,   i, j, t) {
+			for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+		}
+		NR == 1 { next }
+		{ v[$2, $1, $12] = $8; if (!($2 in seen)) { seen[$2] = 1; order[++nn] = $2 }
+		  if (!($1 in rs)) { rs[$1] = 1; rounds[++nr] = $1 } }
+		END {
+			print "npartitions,ratio_median_toolkit,ratio_median_hand,toolkit_over_hand_median,toolkit_over_hand_min,toolkit_over_hand_max"
+			for (i = 1; i <= nn; i++) {
+				n = order[i]; mt = mh = mx = 0; lo = hi = ""
+				delete t; delete h; delete x
+				for (j = 1; j <= nr; j++) {
+					r = rounds[j]
+					if ((n, r, "toolkit") in v && v[1, r, "toolkit"] > 0) t[++mt] = v[n, r, "toolkit"] / v[1, r, "toolkit"]
+					if ((n, r, "hand") in v && v[1, r, "hand"] > 0) h[++mh] = v[n, r, "hand"] / v[1, r, "hand"]
+					if ((n, r, "toolkit") in v && v[n, r, "hand"] > 0) {
+						y = v[n, r, "toolkit"] / v[n, r, "hand"]; x[++mx] = y
+						if (lo == "" || y < lo) lo = y
+						if (hi == "" || y > hi) hi = y
+					}
+				}
+				printf "%s,%s,%s,%s,%s,%s\n", n,
+					mt ? sprintf("%.2f", median(t, mt)) : "-",
+					mh ? sprintf("%.2f", median(h, mh)) : "-",
+					mx ? sprintf("%.2f", median(x, mx)) : "-",
+					mx ? sprintf("%.2f", lo) : "-", mx ? sprintf("%.2f", hi) : "-"
+			}
+		}' "$1"
+}
+
 host_info() {
 	echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host:    $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), Linux $(uname -r)"
@@ -276,8 +315,8 @@ vm_parse() {
 	local log=$1 prefix=$2
 	grep '^BENCH-RESULT .*bench=lookup' "$log" |
 		kv2csv op calls best_round_ns ps_per_call >"$OUT/${prefix}_lookup_raw.csv"
-	grep '^BENCH-RESULT .*bench=svc' "$log" | sed 's/tag=svc_\([0-9]*\)_\([0-9]*\)/round=\1 npartitions=\2/' |
-		kv2csv round npartitions parts cpus servers ns requests rps part_min part_max queued_avg >"$OUT/${prefix}_svc.csv"
+	grep '^BENCH-RESULT .*bench=svc' "$log" | sed 's/tag=svc_\([0-9]*\)_\([0-9]*\)_[a-z]*/round=\1 npartitions=\2/' |
+		kv2csv round npartitions parts cpus servers ns requests rps part_min part_max queued_avg impl >"$OUT/${prefix}_svc.csv"
 }
 
 # lookup_table RAW OUT UNIT: per operation, cost per call and ratios to
@@ -372,9 +411,20 @@ if [ "$BENCH_VM" = 1 ]; then
 	echo "  vCPUs from insmod to the end of the run (guest /proc/stat)"
 	grep '^BENCH-TABLE' "$OUT/vm.log" | awk '{ sub("n=", "", $2); sub("parts=", "", $3); p[$2] = $3 }
 		END { s = ""; for (n in p) s = s " " n "->" p[n]; print "  partitions per npartitions:" s }'
-	ratios "$OUT/vm_svc.csv" 2 1 8 3 11 >"$OUT/vm_svc_summary.csv"
-	add_idle "$OUT/vm_svc_summary.csv" svc
-	table "$OUT/vm_svc_summary.csv"
+	for impl in toolkit hand; do
+		awk -F, -v i="$impl" 'NR == 1 || $12 == i' "$OUT/vm_svc.csv" >"$OUT/vm_svc.$impl.csv"
+		[ "$(wc -l <"$OUT/vm_svc.$impl.csv")" -gt 1 ] || continue
+		echo "  impl=$impl ($([ $impl = toolkit ] && echo "on cpt.h's helpers, cpt_lock" ||
+			echo "without them, a spinlock per queue")):"
+		ratios "$OUT/vm_svc.$impl.csv" 2 1 8 3 11 >"$OUT/vm_svc_summary.$impl.csv"
+		add_idle "$OUT/vm_svc_summary.$impl.csv" "svc_$impl"
+		table "$OUT/vm_svc_summary.$impl.csv"
+	done
+	echo
+	echo "  The two builds side by side: the median ratio to npartitions=1 of each, and the"
+	echo "  median of toolkit/hand requests/s over the rounds (same round, same table)"
+	svc_compare "$OUT/vm_svc.csv" >"$OUT/vm_svc_compare.csv"
+	table "$OUT/vm_svc_compare.csv"
 
 	echo
 	echo "  Userspace service model (svc-bench, mutex) in the same guest, pinned by the guest's cpt-plan:"
@@ -405,8 +455,8 @@ if [ "$BENCH_VM" = 1 ]; then
 		table "$OUT/icount_lookup.csv"
 		echo
 		echo "  Kernel service model: guest instructions per request, all vCPUs together (1 s of guest time)"
-		awk -F, 'NR == 1 { print "npartitions,parts,requests,instr_per_request,queued_avg"; next }
-			{ printf "%s,%s,%s,%.0f,%s\n", $2, $3, $7, $6 / $7, $11 }' "$OUT/icount_svc.csv" >"$OUT/icount_svc_summary.csv"
+		awk -F, 'NR == 1 { print "impl,npartitions,parts,requests,instr_per_request,queued_avg"; next }
+			{ printf "%s,%s,%s,%s,%.0f,%s\n", $12, $2, $3, $7, $6 / $7, $11 }' "$OUT/icount_svc.csv" >"$OUT/icount_svc_summary.csv"
 		table "$OUT/icount_svc_summary.csv"
 	fi
 else

@@ -20,7 +20,8 @@
 #            whole reads of a 13 KB distance file under replacements
 #   bigmem   -smp 240 (not by default: the boot takes minutes): memory
 #            held for texts after replacements of a 240-partition table
-#   percpt   -smp 8, 2 nodes, panic_on_warn=1: the inline lookups on every
+#   percpt   -smp 8, 2 nodes, slub_debug=FZPU panic_on_warn=1: the inline
+#            lookups on every
 #            CPU through replacements, per-partition memory on its node,
 #            per-partition locks and thread pools through 50 hotplug
 #            cycles (tests/modules/cpt_percpt_test.c)
@@ -51,7 +52,7 @@ tuning|4,sockets=1,cores=2,threads=2|0-3;|slub_debug=FZP|420
 seed|48,sockets=1,cores=24,threads=2||slub_debug=FZP|420
 bigmem|240,sockets=2,dies=2,cores=30,threads=2|0-119;120-239|slub_debug=FZP cpuhp.parallel=0|1800
 unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
-percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZP panic_on_warn=1|420
+percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
 '
 
 while [ $# -gt 0 ]; do

@@ -14,19 +14,26 @@
  *               the held table and a CPU number already in a register;
  *               one "op=" line each,
  *               in picoseconds per call.
- * bench=svc     a metadata-server model: one request queue, spinlock and
+ * bench=svc     a metadata-server model: one request queue, lock and
  *               wait queue per partition, threads= service kthreads per
- *               online CPU of each partition, bound to it with
- *               cptab_bind_current(), and one submitter kthread bound to
- *               each online CPU that keeps window= requests in flight to
- *               its own partition's queue.  A request is one cache line
- *               that the submitter writes and the server hashes (work=
- *               jhash2 passes over 64 bytes).  Runs duration_ms= and
- *               reports the requests served per second, and the number
- *               of requests waiting in the queues (sampled every 10 ms).  lock=mutex puts a
- *               mutex in place of each queue's spinlock (a diagnostic: in
- *               QEMU TCG, spinning on a lock whose holder's vCPU the host
- *               has descheduled is a cost that real hardware lacks).
+ *               CPU of each partition, bound to the partition, and one
+ *               submitter kthread bound to each online CPU that keeps
+ *               window= requests in flight to its own partition's queue.
+ *               A request is one cache line that the submitter writes and
+ *               the server hashes (work= jhash2 passes over 64 bytes).
+ *               Runs duration_ms= and reports the requests served per
+ *               second, and the number of requests waiting in the queues
+ *               (sampled every 10 ms).  impl=toolkit (the default) builds
+ *               the service on cpt.h's helpers: cpt_percpt_alloc() queues,
+ *               a cpt_lock, a cpt_threads_start_cpus() pool, and
+ *               cptab_current() to pick a queue; it is the example
+ *               consumer for kernel developers.  impl=hand is the same
+ *               service without them (its own array, a spinlock per queue
+ *               or with lock=mutex a mutex, kthreads bound with
+ *               cptab_bind_current()), as it was written before the
+ *               helpers.  (lock=mutex is also a diagnostic: in QEMU TCG,
+ *               spinning on a lock whose holder's vCPU the host has
+ *               descheduled is a cost that real hardware lacks.)
  * bench=mem     what the table in force occupies: ksize() of every
  *               allocation of the core table and of the glue (struct
  *               cptab, its partitions and their cpumasks), so that
@@ -95,7 +102,11 @@ MODULE_PARM_DESC(threads, "svc: service threads per online CPU of a partition");
 
 static char *lock = "spin";
 module_param(lock, charp, 0444);
-MODULE_PARM_DESC(lock, "svc: the queue lock, spin or mutex");
+MODULE_PARM_DESC(lock, "svc, impl=hand: the queue lock, spin or mutex");
+
+static char *impl = "toolkit";
+module_param(impl, charp, 0444);
+MODULE_PARM_DESC(impl, "svc: toolkit (on cpt.h's helpers) or hand (without)");
 
 static const char *bench_tag(void)
 {
@@ -205,6 +216,17 @@ static int bench_lookup(void)
 
 /* ---- svc ------------------------------------------------------------------ */
 
+/*
+ * Two builds of one service.  impl=toolkit is the example consumer of
+ * cpt.h's service helpers: its queues are a cpt_percpt_alloc() array, its
+ * locks a cpt_lock, its servers a cpt_threads_start_cpus() pool, and a
+ * submitter finds its queue with cptab_current(); it has no code of its
+ * own for placement, locking or binding.  impl=hand is the same service
+ * written without them (a kcalloc'ed array, a spinlock or mutex per queue,
+ * kthreads bound with cptab_bind_current()), for comparing the two in one
+ * run.  Both share the queue itself, the submitters (the load, one kthread
+ * bound to each online CPU) and the measurement.
+ */
 struct svc_sub;
 
 /* A request: one cache line, written by the submitter, hashed by a server. */
@@ -217,10 +239,13 @@ struct svc_req {
 	u32 payload[16];
 } ____cacheline_aligned;
 
-/* One partition's service: its queue, lock and idle servers. */
+/*
+ * One partition's queue and idle servers.  @lock and @mutex: impl=hand
+ * only (impl=toolkit locks with svc_lk).
+ */
 struct svc_part {
 	spinlock_t lock;
-	struct mutex mutex;	/* in place of @lock with lock=mutex */
+	struct mutex mutex;
 	struct list_head queue;
 	unsigned int queued;
 	unsigned long enqueued;	/* statistics, under the lock */
@@ -229,7 +254,7 @@ struct svc_part {
 
 struct svc_sub {
 	struct task_struct *task;
-	struct svc_part *part;
+	struct svc_part *part;	/* impl=hand: its partition's queue */
 	int cpu;
 	u32 seq;
 	atomic_t inflight;
@@ -237,6 +262,7 @@ struct svc_sub {
 	struct svc_req req[SVC_MAX_WINDOW];
 };
 
+/* impl=hand: a server thread of its own. */
 struct svc_srv {
 	struct task_struct *task;
 	struct svc_part *part;
@@ -245,9 +271,33 @@ struct svc_srv {
 	unsigned long served;
 } ____cacheline_aligned_in_smp;
 
+enum svc_lock_kind { SVC_SPIN, SVC_MUTEX, SVC_CPT_LOCK };
+
 static struct cptab *svc_tab;
-static bool svc_go, svc_stop, svc_mutex;
+static bool svc_go, svc_stop, svc_toolkit;
+static enum svc_lock_kind svc_lock_kind;
 static DECLARE_WAIT_QUEUE_HEAD(svc_startq);
+
+/* impl=toolkit: the service, all of it made by cpt's helpers. */
+static struct cpt_percpt *svc_queues;	/* a struct svc_part each */
+static struct cpt_lock *svc_lk;
+static struct cpt_threads *svc_pool;
+static DEFINE_PER_CPU(unsigned long, svc_served);
+
+/* impl=hand: the service written without them. */
+static struct svc_part *svc_parts;
+static struct svc_srv *svc_srvs;
+static int svc_nsrv;
+
+static int svc_nparts(void)
+{
+	return cptab_number(svc_tab);
+}
+
+static struct svc_part *svc_part_of(int cpt)
+{
+	return svc_toolkit ? cpt_percpt_obj(svc_queues, cpt) : &svc_parts[cpt];
+}
 
 /* After the run: wait for kthread_stop() without using the CPU. */
 static void svc_park(void)
@@ -271,6 +321,36 @@ static u32 svc_work(const struct svc_req *req)
 	return h;
 }
 
+static void svc_lock(struct svc_part *part, int cpt)
+{
+	switch (svc_lock_kind) {
+	case SVC_SPIN:
+		spin_lock(&part->lock);
+		break;
+	case SVC_MUTEX:
+		mutex_lock(&part->mutex);
+		break;
+	case SVC_CPT_LOCK:
+		cpt_lock(svc_lk, cpt);
+		break;
+	}
+}
+
+static void svc_unlock(struct svc_part *part, int cpt)
+{
+	switch (svc_lock_kind) {
+	case SVC_SPIN:
+		spin_unlock(&part->lock);
+		break;
+	case SVC_MUTEX:
+		mutex_unlock(&part->mutex);
+		break;
+	case SVC_CPT_LOCK:
+		cpt_unlock(svc_lk, cpt);
+		break;
+	}
+}
+
 /* The queue operations, under the partition's lock. */
 static struct svc_req *svc_dequeue(struct svc_part *part)
 {
@@ -291,25 +371,21 @@ static void svc_enqueue(struct svc_part *part, struct svc_req *req)
 	part->enqueued++;
 }
 
-static int svc_server(void *arg)
+/*
+ * The server loop of partition @cpt, for both builds: returns after the
+ * run, having counted each request served in *@served.
+ */
+static void svc_serve(int cpt, unsigned long *served, bool percpu)
 {
-	struct svc_srv *srv = arg;
-	struct svc_part *part = srv->part;
+	struct svc_part *part = svc_part_of(cpt);
 	struct svc_req *req;
 	struct svc_sub *sub;
 
-	srv->bind_err = cptab_bind_current(svc_tab, srv->cpt);
 	wait_event_idle(svc_startq, READ_ONCE(svc_go));
 	while (!READ_ONCE(svc_stop)) {
-		if (svc_mutex) {
-			mutex_lock(&part->mutex);
-			req = svc_dequeue(part);
-			mutex_unlock(&part->mutex);
-		} else {
-			spin_lock(&part->lock);
-			req = svc_dequeue(part);
-			spin_unlock(&part->lock);
-		}
+		svc_lock(part, cpt);
+		req = svc_dequeue(part);
+		svc_unlock(part, cpt);
 		if (!req) {
 			wait_event_idle_exclusive(part->waitq,
 						  READ_ONCE(part->queued) ||
@@ -318,7 +394,10 @@ static int svc_server(void *arg)
 		}
 		req->result = svc_work(req);
 		sub = req->sub;
-		WRITE_ONCE(srv->served, srv->served + 1);
+		if (percpu)
+			this_cpu_inc(svc_served);
+		else
+			WRITE_ONCE(*served, *served + 1);
 		/*
 		 * The slot is free again, then the window has room.  A full
 		 * submitter sleeps until half its window has come back: one
@@ -331,6 +410,23 @@ static int svc_server(void *arg)
 			wake_up(&sub->waitq);
 		cond_resched();
 	}
+}
+
+/* impl=toolkit: the function of the pool's threads. */
+static int svc_pool_server(void *data, int cpt)
+{
+	svc_serve(cpt, NULL, true);
+	svc_park();
+	return 0;
+}
+
+/* impl=hand: a server thread, bound by itself. */
+static int svc_hand_server(void *arg)
+{
+	struct svc_srv *srv = arg;
+
+	srv->bind_err = cptab_bind_current(svc_tab, srv->cpt);
+	svc_serve(srv->cpt, &srv->served, false);
 	svc_park();
 	return 0;
 }
@@ -341,6 +437,7 @@ static int svc_submitter(void *arg)
 	struct svc_part *part = sub->part;
 	struct svc_req *req;
 	unsigned int slot, i;
+	int cpt = 0;
 
 	wait_event_idle(svc_startq, READ_ONCE(svc_go));
 	while (!READ_ONCE(svc_stop)) {
@@ -365,15 +462,14 @@ static int svc_submitter(void *arg)
 			req->payload[i] = req->key * (i + 1) ^ sub->cpu;
 		atomic_inc(&sub->inflight);
 
-		if (svc_mutex) {
-			mutex_lock(&part->mutex);
-			svc_enqueue(part, req);
-			mutex_unlock(&part->mutex);
-		} else {
-			spin_lock(&part->lock);
-			svc_enqueue(part, req);
-			spin_unlock(&part->lock);
+		/* The toolkit's request path: the lookup picks the queue. */
+		if (svc_toolkit) {
+			cpt = cptab_current(svc_tab);
+			part = cpt_percpt_obj(svc_queues, cpt);
 		}
+		svc_lock(part, cpt);
+		svc_enqueue(part, req);
+		svc_unlock(part, cpt);
 		if (wq_has_sleeper(&part->waitq))
 			wake_up(&part->waitq);
 		cond_resched();
@@ -382,68 +478,190 @@ static int svc_submitter(void *arg)
 	return 0;
 }
 
+static void svc_init_part(struct svc_part *part)
+{
+	spin_lock_init(&part->lock);
+	mutex_init(&part->mutex);
+	INIT_LIST_HEAD(&part->queue);
+	init_waitqueue_head(&part->waitq);
+}
+
+/* impl=toolkit: queues, locks and servers, from cpt's helpers. */
+static int svc_toolkit_start(void)
+{
+	struct cpt_percpt *queues;
+	struct cpt_threads *pool;
+	struct svc_part *part;
+	struct cpt_lock *lk;
+	int cpt;
+
+	queues = cpt_percpt_alloc(svc_tab, sizeof(struct svc_part));
+	if (IS_ERR(queues))
+		return PTR_ERR(queues);
+	svc_queues = queues;
+	cpt_percpt_for_each(part, cpt, svc_queues)
+		svc_init_part(part);
+	lk = cpt_lock_alloc(svc_tab);
+	if (IS_ERR(lk))
+		return PTR_ERR(lk);
+	svc_lk = lk;
+	svc_nsrv = 0;
+	for (cpt = 0; cpt < svc_nparts(); cpt++)
+		svc_nsrv += threads *
+			    cpumask_weight(cptab_cpumask(svc_tab, cpt));
+	pool = cpt_threads_start_cpus(svc_tab, threads, svc_pool_server, NULL,
+				      "cptb_tk");
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	svc_pool = pool;
+	if (cpt_threads_unbound(svc_pool)) {
+		pr_err("%d servers unbound\n", cpt_threads_unbound(svc_pool));
+		return -EIO;
+	}
+	return 0;
+}
+
+static void svc_toolkit_stop(void)
+{
+	cpt_threads_stop(svc_pool);
+	svc_pool = NULL;
+	cpt_lock_free(svc_lk);
+	svc_lk = NULL;
+	cpt_percpt_free(svc_queues);
+	svc_queues = NULL;
+}
+
+/* impl=hand: threads= server kthreads per online CPU of each partition. */
+static int svc_hand_start(void)
+{
+	struct task_struct *t;
+	int p, i, s = 0;
+
+	svc_nsrv = 0;
+	for (p = 0; p < svc_nparts(); p++)
+		svc_nsrv += cptab_weight(svc_tab, p) * threads;
+	svc_parts = kcalloc(svc_nparts(), sizeof(*svc_parts), GFP_KERNEL);
+	svc_srvs = kcalloc(svc_nsrv, sizeof(*svc_srvs), GFP_KERNEL);
+	if (!svc_parts || !svc_srvs)
+		return -ENOMEM;
+	for (p = 0; p < svc_nparts(); p++)
+		svc_init_part(&svc_parts[p]);
+	for (p = 0; p < svc_nparts(); p++) {
+		for (i = 0; i < cptab_weight(svc_tab, p) * (int)threads; i++, s++) {
+			svc_srvs[s].part = &svc_parts[p];
+			svc_srvs[s].cpt = p;
+			t = kthread_create(svc_hand_server, &svc_srvs[s],
+					   "cptb_srv/%d:%d", p, i);
+			if (IS_ERR(t))
+				return PTR_ERR(t);
+			svc_srvs[s].task = t;
+			wake_up_process(t);
+		}
+	}
+	return 0;
+}
+
+/* Unstarted threads exit at kthread_stop() without running. */
+static int svc_hand_stop(void)
+{
+	int s, bind_err = 0;
+
+	for (s = 0; svc_srvs && s < svc_nsrv; s++) {
+		if (!svc_srvs[s].task)
+			continue;
+		kthread_stop(svc_srvs[s].task);
+		if (svc_srvs[s].bind_err)
+			bind_err = svc_srvs[s].bind_err;
+	}
+	kfree(svc_srvs);
+	svc_srvs = NULL;
+	kfree(svc_parts);
+	svc_parts = NULL;
+	if (bind_err)
+		pr_err("cptab_bind_current() failed: %d\n", bind_err);
+	return bind_err;
+}
+
+/* Requests served by partition @cpt's servers so far. */
+static unsigned long svc_served_by(int cpt)
+{
+	unsigned long n = 0;
+	int cpu, s;
+
+	if (svc_toolkit) {
+		/* Each server runs on its partition's CPUs only. */
+		for_each_online_cpu(cpu)
+			if (cptab_of_cpu(svc_tab, cpu) == cpt)
+				n += READ_ONCE(per_cpu(svc_served, cpu));
+		return n;
+	}
+	for (s = 0; s < svc_nsrv; s++)
+		if (svc_srvs[s].cpt == cpt)
+			n += READ_ONCE(svc_srvs[s].served);
+	return n;
+}
+
+static int svc_parse(void)
+{
+	if (!window || window > SVC_MAX_WINDOW || !threads || !duration_ms)
+		return -EINVAL;
+	if (!strcmp(impl, "toolkit"))
+		svc_toolkit = true;
+	else if (!strcmp(impl, "hand"))
+		svc_toolkit = false;
+	else
+		return -EINVAL;
+	if (svc_toolkit)
+		svc_lock_kind = SVC_CPT_LOCK;
+	else if (!strcmp(lock, "mutex"))
+		svc_lock_kind = SVC_MUTEX;
+	else if (!strcmp(lock, "spin"))
+		svc_lock_kind = SVC_SPIN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const char *svc_lock_name(void)
+{
+	return svc_lock_kind == SVC_CPT_LOCK ? "cpt_lock" :
+	       svc_lock_kind == SVC_MUTEX ? "mutex" : "spin";
+}
+
 static int bench_svc(void)
 {
-	struct svc_part *parts = NULL;
-	struct svc_srv *srvs = NULL;
 	struct svc_sub **subs = NULL;
 	unsigned long served, min_part = ULONG_MAX, max_part = 0, queued = 0;
 	unsigned int samples = 0;
-	int nparts, nsrv = 0, nsub = 0, p, s, i, cpu, ret = 0, bind_err = 0;
+	int nparts, nsub = 0, p, i, cpu, ret, err;
 	u64 t0, t1;
 
-	if (!window || window > SVC_MAX_WINDOW || !threads || !duration_ms)
-		return -EINVAL;
-	if (!strcmp(lock, "mutex"))
-		svc_mutex = true;
-	else if (!strcmp(lock, "spin"))
-		svc_mutex = false;
-	else
-		return -EINVAL;
+	ret = svc_parse();
+	if (ret)
+		return ret;
 	svc_go = false;
 	svc_stop = false;
+	for_each_possible_cpu(cpu)
+		per_cpu(svc_served, cpu) = 0;
 	svc_tab = cpt_get();
-	nparts = cptab_number(svc_tab);
-	for (p = 0; p < nparts; p++)
-		nsrv += cptab_weight(svc_tab, p) * threads;
-	parts = kcalloc(nparts, sizeof(*parts), GFP_KERNEL);
-	srvs = kcalloc(nsrv, sizeof(*srvs), GFP_KERNEL);
+	nparts = svc_nparts();
 	subs = kcalloc(nr_cpu_ids, sizeof(*subs), GFP_KERNEL);
-	if (!parts || !srvs || !subs) {
+	if (!subs) {
 		ret = -ENOMEM;
-		goto out;
+		goto stop;
 	}
-	for (p = 0; p < nparts; p++) {
-		spin_lock_init(&parts[p].lock);
-		mutex_init(&parts[p].mutex);
-		INIT_LIST_HEAD(&parts[p].queue);
-		init_waitqueue_head(&parts[p].waitq);
-	}
+	ret = svc_toolkit ? svc_toolkit_start() : svc_hand_start();
+	if (ret)
+		goto stop;
 
-	/* Servers: threads= per online CPU of their partition. */
-	for (s = 0, p = 0; p < nparts; p++) {
-		for (i = 0; i < cptab_weight(svc_tab, p) * (int)threads; i++, s++) {
-			struct task_struct *t;
-
-			srvs[s].part = &parts[p];
-			srvs[s].cpt = p;
-			t = kthread_create(svc_server, &srvs[s], "cptb_srv/%d:%d",
-					   p, i);
-			if (IS_ERR(t)) {
-				ret = PTR_ERR(t);
-				goto stop;
-			}
-			srvs[s].task = t;
-		}
-	}
-	/* Submitters: one per online CPU, on that CPU, to its partition. */
+	/* Submitters: the load, one per online CPU, bound to it. */
 	for_each_online_cpu(cpu) {
 		struct task_struct *t;
 		struct svc_sub *sub;
-		int cpt = cptab_of_cpu(svc_tab, cpu);
+		/* Excluded by cpu_pattern: as cptab_current() there. */
+		int cpt = cptab_of_cpu(svc_tab, cpu) < 0 ? cpu % nparts :
+			  cptab_of_cpu(svc_tab, cpu);
 
-		if (cpt < 0)	/* excluded by cpu_pattern: as cpt_current() */
-			cpt = cpu % nparts;
 		sub = kzalloc_node(sizeof(*sub), GFP_KERNEL, cpu_to_node(cpu));
 		if (!sub) {
 			ret = -ENOMEM;
@@ -451,7 +669,7 @@ static int bench_svc(void)
 		}
 		subs[nsub++] = sub;
 		sub->cpu = cpu;
-		sub->part = &parts[cpt];
+		sub->part = svc_part_of(cpt);
 		init_waitqueue_head(&sub->waitq);
 		for (i = 0; i < SVC_MAX_WINDOW; i++)
 			sub->req[i].sub = sub;
@@ -464,8 +682,6 @@ static int bench_svc(void)
 		kthread_bind(t, cpu);
 		sub->task = t;
 	}
-	for (s = 0; s < nsrv; s++)
-		wake_up_process(srvs[s].task);
 	for (i = 0; i < nsub; i++)
 		wake_up_process(subs[i]->task);
 	/* Let the servers bind and migrate before the clock starts. */
@@ -478,56 +694,46 @@ static int bench_svc(void)
 	do {
 		msleep(10);
 		for (p = 0; p < nparts; p++)
-			queued += READ_ONCE(parts[p].queued);
+			queued += READ_ONCE(svc_part_of(p)->queued);
 		samples++;
 	} while (ktime_get_ns() - t0 < (u64)duration_ms * NSEC_PER_MSEC);
 	t1 = ktime_get_ns();
-	for (served = 0, p = 0, s = 0; p < nparts; p++) {
-		unsigned long part_served = 0;
+	for (served = 0, p = 0; p < nparts; p++) {
+		unsigned long part_served = svc_served_by(p);
 
-		for (; s < nsrv && srvs[s].cpt == p; s++)
-			part_served += READ_ONCE(srvs[s].served);
 		served += part_served;
 		min_part = min(min_part, part_served);
 		max_part = max(max_part, part_served);
 	}
-	WRITE_ONCE(svc_stop, true);
-	for (p = 0; p < nparts; p++)
-		wake_up_all(&parts[p].waitq);
-	for (i = 0; i < nsub; i++)
-		wake_up_all(&subs[i]->waitq);
+	pr_info("RESULT tag=%s bench=svc impl=%s parts=%d cpus=%d servers=%d lock=%s window=%u work=%u ns=%llu requests=%lu rps=%llu part_min=%lu part_max=%lu queued_avg=%lu\n",
+		bench_tag(), impl, nparts, nsub,
+		svc_nsrv, svc_lock_name(),
+		window, work, t1 - t0, served,
+		div64_u64((u64)served * NSEC_PER_SEC, t1 - t0), min_part,
+		max_part, samples ? queued / samples : 0);
 
 stop:
-	/* Unstarted threads exit at kthread_stop() without running. */
 	WRITE_ONCE(svc_stop, true);
 	WRITE_ONCE(svc_go, true);
 	wake_up_all(&svc_startq);
-	for (s = 0; s < nsrv; s++) {
-		if (!srvs[s].task)
-			continue;
-		kthread_stop(srvs[s].task);
-		if (srvs[s].bind_err)
-			bind_err = srvs[s].bind_err;
+	for (p = 0; (svc_queues || svc_parts) && p < nparts; p++)
+		if (svc_part_of(p))
+			wake_up_all(&svc_part_of(p)->waitq);
+	for (i = 0; i < nsub; i++)
+		wake_up_all(&subs[i]->waitq);
+	if (svc_toolkit) {
+		svc_toolkit_stop();
+	} else {
+		err = svc_hand_stop();
+		ret = ret ?: err;
 	}
 	for (i = 0; i < nsub; i++)
 		if (subs[i]->task)
 			kthread_stop(subs[i]->task);
-	if (!ret && bind_err) {
-		pr_err("cptab_bind_current() failed: %d\n", bind_err);
-		ret = bind_err;
-	}
-	if (!ret)
-		pr_info("RESULT tag=%s bench=svc parts=%d cpus=%d servers=%d lock=%s window=%u work=%u ns=%llu requests=%lu rps=%llu part_min=%lu part_max=%lu queued_avg=%lu\n",
-			bench_tag(), nparts, nsub, nsrv, lock, window, work, t1 - t0,
-			served, div64_u64((u64)served * NSEC_PER_SEC, t1 - t0),
-			min_part, max_part, samples ? queued / samples : 0);
-out:
 	if (subs)
 		for (i = 0; i < nsub; i++)
 			kfree(subs[i]);
 	kfree(subs);
-	kfree(srvs);
-	kfree(parts);
 	cpt_put(svc_tab);
 	svc_tab = NULL;
 	return ret;
