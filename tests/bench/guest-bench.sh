@@ -14,7 +14,8 @@
 #   BENCH_SVC_ARGS svc: more cpt_bench parameters ("window=8 work=4")
 #   BENCH_SVC_IMPLS svc: the builds of the service, each run on the same
 #                  table in turn (order alternating by round): toolkit (on
-#                  cpt.h's helpers) and hand (without them)
+#                  cpt.h's helpers), hand (without them, a spinlock per
+#                  queue) and hand:mutex (the same with a mutex per queue)
 #   BENCH_CALLS    lookup: calls per operation
 #
 # Parts: mem, lookup and svc load cpt_bench.ko; usvc runs the userspace
@@ -40,7 +41,7 @@
 : "${BENCH_USVC_ROUNDS:=$BENCH_ROUNDS}"
 : "${BENCH_SVC_MS:=3000}"
 : "${BENCH_SVC_ARGS:=}"
-: "${BENCH_SVC_IMPLS:=toolkit hand}"
+: "${BENCH_SVC_IMPLS:=toolkit hand hand:mutex}"
 : "${BENCH_CALLS:=10000000}"
 
 fail=0
@@ -127,10 +128,14 @@ for what in $BENCH_WHAT; do
 				echo "BENCH-TABLE n=$n parts=$(grep -c . /proc/sys/lnet/cpu_partition_table)"
 				for impl in $impls; do
 					s0=$(cpustat)
+					case $impl in
+					*:mutex) args="impl=${impl%:*} lock=mutex" ;;
+					*) args="impl=$impl" ;;
+					esac
 					# shellcheck disable=SC2086
-					bench "svc_${r}_${n}_$impl" bench=svc impl="$impl" \
+					bench "svc_${r}_${n}_$(echo "$impl" | tr -d :)" bench=svc $args \
 						duration_ms="$BENCH_SVC_MS" $BENCH_SVC_ARGS
-					echo "BENCH-IDLE svc_$impl round=$r n=$n idle=$(idle "$s0" "$(cpustat)")"
+					echo "BENCH-IDLE svc_$(echo "$impl" | tr : _) round=$r n=$n idle=$(idle "$s0" "$(cpustat)")"
 				done
 				cpt_unload
 			done

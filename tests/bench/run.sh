@@ -153,8 +153,9 @@ add_idle() {
 }
 
 # svc_compare FILE: per npartitions of vm_svc.csv, the median ratio to
-# npartitions=1 of impl=toolkit and of impl=hand, and the median over the
-# rounds of toolkit rps / hand rps.  CSV on stdout.
+# npartitions=1 of impl=toolkit, impl=hand and impl=hand with lock=mutex
+# (hand_mutex), and the median over the rounds of toolkit rps / hand rps.
+# CSV on stdout.
 svc_compare() {
 	awk -F, '
 		function median(a, m,   i, j, t) {
@@ -165,23 +166,25 @@ svc_compare() {
 		{ v[$2, $1, $12] = $8; if (!($2 in seen)) { seen[$2] = 1; order[++nn] = $2 }
 		  if (!($1 in rs)) { rs[$1] = 1; rounds[++nr] = $1 } }
 		END {
-			print "npartitions,ratio_median_toolkit,ratio_median_hand,toolkit_over_hand_median,toolkit_over_hand_min,toolkit_over_hand_max"
+			print "npartitions,ratio_median_toolkit,ratio_median_hand,ratio_median_hand_mutex,toolkit_over_hand_median,toolkit_over_hand_min,toolkit_over_hand_max"
 			for (i = 1; i <= nn; i++) {
-				n = order[i]; mt = mh = mx = 0; lo = hi = ""
-				delete t; delete h; delete x
+				n = order[i]; mt = mh = mm = mx = 0; lo = hi = ""
+				delete t; delete h; delete hm; delete x
 				for (j = 1; j <= nr; j++) {
 					r = rounds[j]
 					if ((n, r, "toolkit") in v && v[1, r, "toolkit"] > 0) t[++mt] = v[n, r, "toolkit"] / v[1, r, "toolkit"]
 					if ((n, r, "hand") in v && v[1, r, "hand"] > 0) h[++mh] = v[n, r, "hand"] / v[1, r, "hand"]
+					if ((n, r, "hand_mutex") in v && v[1, r, "hand_mutex"] > 0) hm[++mm] = v[n, r, "hand_mutex"] / v[1, r, "hand_mutex"]
 					if ((n, r, "toolkit") in v && v[n, r, "hand"] > 0) {
 						y = v[n, r, "toolkit"] / v[n, r, "hand"]; x[++mx] = y
 						if (lo == "" || y < lo) lo = y
 						if (hi == "" || y > hi) hi = y
 					}
 				}
-				printf "%s,%s,%s,%s,%s,%s\n", n,
+				printf "%s,%s,%s,%s,%s,%s,%s\n", n,
 					mt ? sprintf("%.2f", median(t, mt)) : "-",
 					mh ? sprintf("%.2f", median(h, mh)) : "-",
+					mm ? sprintf("%.2f", median(hm, mm)) : "-",
 					mx ? sprintf("%.2f", median(x, mx)) : "-",
 					mx ? sprintf("%.2f", lo) : "-", mx ? sprintf("%.2f", hi) : "-"
 			}
@@ -256,7 +259,7 @@ fi
 echo "  sizes rounded as kvmalloc() rounds them (slab classes to 8 KiB, page orders above); cpumask = BITS_TO_LONGS(nr_cpu_ids) longs"
 mem_args=
 for n in $BENCH_SIZES; do mem_args="$mem_args $n"; done
-for p in 1 16 128 512 1024; do mem_args="$mem_args 1024:$p"; done
+for p in 1 16 64 128 256; do mem_args="$mem_args 1024:$p"; done
 # shellcheck disable=SC2086
 if "$PLAN_BENCH" mem -s "$sizes" $mem_args >"$OUT/mem.csv"; then
 	table "$OUT/mem.csv"
@@ -316,6 +319,7 @@ vm_parse() {
 	grep '^BENCH-RESULT .*bench=lookup' "$log" |
 		kv2csv op calls best_round_ns ps_per_call >"$OUT/${prefix}_lookup_raw.csv"
 	grep '^BENCH-RESULT .*bench=svc' "$log" | sed 's/tag=svc_\([0-9]*\)_\([0-9]*\)_[a-z]*/round=\1 npartitions=\2/' |
+		sed 's/impl=hand \(.*\)lock=mutex/impl=hand_mutex \1lock=mutex/' |
 		kv2csv round npartitions parts cpus servers ns requests rps part_min part_max queued_avg impl >"$OUT/${prefix}_svc.csv"
 }
 
@@ -370,7 +374,10 @@ if [ "$BENCH_VM" = 1 ]; then
 	guest="BENCH_WHAT='mem lookup svc usvc' BENCH_NPARTS='$BENCH_NPARTS' BENCH_ROUNDS=$BENCH_ROUNDS BENCH_USVC_ROUNDS=$BENCH_USVC_ROUNDS BENCH_SVC_MS=$BENCH_SVC_MS BENCH_CALLS=$BENCH_CALLS ./guest-bench.sh \"\$@\""
 	echo "  boot and run: mem, lookup ($BENCH_CALLS calls), svc ($BENCH_ROUNDS rounds) and usvc ($BENCH_USVC_ROUNDS rounds)"
 	echo "  for npartitions $BENCH_NPARTS, $BENCH_SVC_MS ms a run (load $(cut -d' ' -f1 /proc/loadavg))"
-	vm_run "$OUT/vm" scripts/vm-run --keep-going --kernel "$BENCH_KERNEL" --smp "$BENCH_SMP" --timeout 1500 \
+	# Multi-threaded TCG (vm-run gives 6.12 one thread by default): the
+	# service model needs vCPUs that really run at once.  vm-run boots
+	# again a guest that dies while booting.
+	TCG_OPTS='' vm_run "$OUT/vm" scripts/vm-run --keep-going --kernel "$BENCH_KERNEL" --smp "$BENCH_SMP" --timeout 1500 \
 		-- sh -c "$guest" guest-bench "${payload[@]}"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "guest run (exit $rc; $OUT/vm.log, $OUT/vm.err)"
@@ -411,17 +418,21 @@ if [ "$BENCH_VM" = 1 ]; then
 	echo "  vCPUs from insmod to the end of the run (guest /proc/stat)"
 	grep '^BENCH-TABLE' "$OUT/vm.log" | awk '{ sub("n=", "", $2); sub("parts=", "", $3); p[$2] = $3 }
 		END { s = ""; for (n in p) s = s " " n "->" p[n]; print "  partitions per npartitions:" s }'
-	for impl in toolkit hand; do
+	for impl in toolkit hand hand_mutex; do
 		awk -F, -v i="$impl" 'NR == 1 || $12 == i' "$OUT/vm_svc.csv" >"$OUT/vm_svc.$impl.csv"
 		[ "$(wc -l <"$OUT/vm_svc.$impl.csv")" -gt 1 ] || continue
-		echo "  impl=$impl ($([ $impl = toolkit ] && echo "on cpt.h's helpers, cpt_lock" ||
-			echo "without them, a spinlock per queue")):"
+		case $impl in
+		toolkit) what="on cpt.h's helpers: cpt_lock, a mutex per partition" ;;
+		hand) what="without them, a spinlock per queue" ;;
+		*) what="without them, a mutex per queue" ;;
+		esac
+		echo "  impl=$impl ($what):"
 		ratios "$OUT/vm_svc.$impl.csv" 2 1 8 3 11 >"$OUT/vm_svc_summary.$impl.csv"
 		add_idle "$OUT/vm_svc_summary.$impl.csv" "svc_$impl"
 		table "$OUT/vm_svc_summary.$impl.csv"
 	done
 	echo
-	echo "  The two builds side by side: the median ratio to npartitions=1 of each, and the"
+	echo "  The builds side by side: the median ratio to npartitions=1 of each, and the"
 	echo "  median of toolkit/hand requests/s over the rounds (same round, same table)"
 	svc_compare "$OUT/vm_svc.csv" >"$OUT/vm_svc_compare.csv"
 	table "$OUT/vm_svc_compare.csv"

@@ -637,8 +637,11 @@ static int bench_svc(void)
 	u64 t0, t1;
 
 	ret = svc_parse();
-	if (ret)
+	if (ret) {
+		pr_err("svc: bad impl=%s, lock=%s, window=, threads= or duration_ms=\n",
+		       impl, lock);
 		return ret;
+	}
 	svc_go = false;
 	svc_stop = false;
 	for_each_possible_cpu(cpu)
