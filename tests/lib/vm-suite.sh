@@ -12,7 +12,7 @@
 #                              sets BOOT_RC and BOOT_SECS
 #   suite_start LOG ARGS...    suite_boot in the background, at most
 #                              $SUITE_JOBS (default 2) at a time: when that
-#                              many run, waits for them all first
+#                              many run, waits for one of them to end
 #   suite_wait                 wait for every suite_start
 #   suite_result LOG           BOOT_RC and BOOT_SECS of a suite_start
 #   suite_verdict LABEL LOG DONE NFAIL
@@ -47,23 +47,33 @@ suite_boot() {
 }
 
 # Two guests at a time suit a 2-core host: a guest that loads modules or
-# reads files mostly keeps one vCPU busy.
-_suite_running=0
+# reads files mostly keeps one vCPU busy.  A new guest starts as soon as
+# one of them ends (its LOG.boot appears), not when the whole batch has.
+_suite_logs=
 suite_start() {
-	if [ "$_suite_running" -ge "${SUITE_JOBS:-2}" ]; then
-		wait
-		_suite_running=0
-	fi
+	rm -f "$1.boot"
+	while _suite_busy; do
+		sleep 1
+	done
 	(
 		suite_boot "$@"
 		echo "$BOOT_RC $BOOT_SECS" >"$1.boot"
 	) &
-	_suite_running=$((_suite_running + 1))
+	_suite_logs="$_suite_logs $1"
+}
+
+# _suite_busy: true while $SUITE_JOBS guests of suite_start still run.
+_suite_busy() {
+	_n=0
+	for _l in $_suite_logs; do
+		[ -e "$_l.boot" ] || _n=$((_n + 1))
+	done
+	[ "$_n" -ge "${SUITE_JOBS:-2}" ]
 }
 
 suite_wait() {
 	wait
-	_suite_running=0
+	_suite_logs=
 }
 
 suite_result() {

@@ -167,6 +167,11 @@ pool_ok "partition 3 back"
 # shellcheck disable=SC2016 # repeat evaluates the body
 repeat 50 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
 check "50 offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
+v=$(cat $PT/pool_since)
+case $v in
+PASS*) pass "no thread ran off its partition during the 50 cycles: $v" ;;
+*) fail "no thread ran off its partition during the 50 cycles: $v" ;;
+esac
 pool_ok "after 50 cycles"
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "npartitions=2, a new pool"

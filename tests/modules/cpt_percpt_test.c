@@ -40,6 +40,8 @@
  * cpt_workers_stop()) and answers "PASS parts=N works=N" when every work
  * ran, in order, one at a time per partition, on its partition's CPUs (or
  * anywhere, for a partition with no online CPU), or "FAIL: ...".
+ * Reading .../pool_since checks where the pool's threads ran since the
+ * last read of .../pool, without waiting or clearing (the same answers).
  * Writing N to .../pool_cpus starts a cpt_threads_start_cpus() pool of N
  * threads per CPU of each partition instead, checked by the same read.
  *
@@ -678,6 +680,31 @@ static const struct kernel_param_ops pool_ops = {
 };
 module_param_cb(pool, &pool_ops, NULL, 0644);
 MODULE_PARM_DESC(pool, "write N: a pool of N threads per partition; read: check it");
+
+/*
+ * Where the pool's threads ran since the last read of .../pool, without
+ * waiting or clearing: across CPU events, they must never have left their
+ * partition's CPUs.
+ */
+static int pool_since_get(char *buf, const struct kernel_param *kp)
+{
+	struct cptab *tab = cpt_get();
+	int len;
+
+	mutex_lock(&pool_lock);
+	len = pool ? pool_check(buf, tab) : sysfs_emit(buf, "FAIL: no pool\n");
+	if (!len)
+		len = sysfs_emit(buf, "PASS parts=%d\n", pool_parts);
+	mutex_unlock(&pool_lock);
+	cpt_put(tab);
+	return len;
+}
+
+static const struct kernel_param_ops pool_since_ops = {
+	.get = pool_since_get,
+};
+module_param_cb(pool_since, &pool_since_ops, NULL, 0444);
+MODULE_PARM_DESC(pool_since, "read: check where the pool ran since the last read of pool");
 
 static const struct kernel_param_ops pool_cpus_ops = {
 	.set = pool_cpus_set,
