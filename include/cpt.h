@@ -327,7 +327,7 @@ DECLARE_PER_CPU(int, cpt_cpu_partition);
  * partitions), so that the result can always index a per-partition array
  * of the same table.  An offline CPU that had a partition keeps it.
  *
- * During a replacement: cpt publishes the new table, then writes the
+ * In a replacement, cpt publishes the new table, then writes the
  * per-CPU value of every possible CPU, one CPU at a time, then queues the
  * notification.  So between the publication and the notification,
  * cpt_current() may answer from the old table or from the new one (each
