@@ -930,15 +930,20 @@ static void check_update(const struct cplan_topo *t, const struct cplan_table *o
 		if ((shape & SHAPE_LISTS) && (shape & SHAPE_N) &&
 		    !relaxed("S4") && first->cpu_part[cpu] == CPLAN_NONE &&
 		    nt->cpu_part[cpu] != CPLAN_NONE) {
+			/*
+			 * Its node is the one it joined on, which the table
+			 * keeps (cpu_node): once it is offline again, the
+			 * topology's node of it may be garbage.
+			 */
 			p = nt->cpu_part[cpu];
 			for (i = first->part_node_first[p];
 			     i < first->part_node_first[p + 1]; i++)
-				if (first->part_node[i] == t->cpu[cpu].node)
+				if (first->part_node[i] == nt->cpu_node[cpu])
 					break;
 			if (i == first->part_node_first[p + 1])
 				fz_fail("S4: N with node lists: CPU %d of node %d joined partition %d, which does not hold node %d",
-					cpu, t->cpu[cpu].node, p,
-					t->cpu[cpu].node);
+					cpu, nt->cpu_node[cpu], p,
+					nt->cpu_node[cpu]);
 		}
 
 		if (old->cpu_part[cpu] == CPLAN_NONE &&
