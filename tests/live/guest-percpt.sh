@@ -141,14 +141,16 @@ locks "npartitions=2" 0 1
 same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
 locks "npartitions=4" 0 0 1 1
 
-# pool_ok NAME: the test module's pool check passes.
-pool_ok() {
-	_v=$(cat $PT/pool)
+# answer_ok NAME PARAM: the answer of the test module's PARAM starts with
+# PASS (pool, pool_since, worker: the checks the module itself makes).
+answer_ok() {
+	_v=$(cat "$PT/$2")
 	case $_v in
 	PASS*) pass "$1: $_v" ;;
 	*) fail "$1: $_v" ;;
 	esac
 }
+pool_ok() { answer_ok "$1" pool; }
 nthreads() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_pt/'; }
 
 section "per-partition thread pools"
@@ -167,11 +169,7 @@ pool_ok "partition 3 back"
 # shellcheck disable=SC2016 # repeat evaluates the body
 repeat 50 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
 check "50 offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
-v=$(cat $PT/pool_since)
-case $v in
-PASS*) pass "no thread ran off its partition during the 50 cycles: $v" ;;
-*) fail "no thread ran off its partition during the 50 cycles: $v" ;;
-esac
+answer_ok "no thread ran off its partition during the 50 cycles" pool_since
 pool_ok "after 50 cycles"
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "npartitions=2, a new pool"
@@ -190,14 +188,7 @@ same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "per CPU, npartitions=2, a new pool"
 same "8 threads, 4 per partition" "$(nthreads)" 8
 
-# workers_ok NAME: the test module's worker test passes.
-workers_ok() {
-	_v=$(cat $PT/worker)
-	case $_v in
-	PASS*) pass "$1: $_v" ;;
-	*) fail "$1: $_v" ;;
-	esac
-}
+workers_ok() { answer_ok "$1" worker; }
 nworkers() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_wk/'; }
 
 section "per-partition work queues"

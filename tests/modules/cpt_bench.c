@@ -321,36 +321,6 @@ static u32 svc_work(const struct svc_req *req)
 	return h;
 }
 
-static void svc_lock(struct svc_part *part, int cpt)
-{
-	switch (svc_lock_kind) {
-	case SVC_SPIN:
-		spin_lock(&part->lock);
-		break;
-	case SVC_MUTEX:
-		mutex_lock(&part->mutex);
-		break;
-	case SVC_CPT_LOCK:
-		cpt_lock(svc_lk, cpt);
-		break;
-	}
-}
-
-static void svc_unlock(struct svc_part *part, int cpt)
-{
-	switch (svc_lock_kind) {
-	case SVC_SPIN:
-		spin_unlock(&part->lock);
-		break;
-	case SVC_MUTEX:
-		mutex_unlock(&part->mutex);
-		break;
-	case SVC_CPT_LOCK:
-		cpt_unlock(svc_lk, cpt);
-		break;
-	}
-}
-
 /* The queue operations, under the partition's lock. */
 static struct svc_req *svc_dequeue(struct svc_part *part)
 {
@@ -372,6 +342,48 @@ static void svc_enqueue(struct svc_part *part, struct svc_req *req)
 }
 
 /*
+ * The queue operations under the lock of the build in use: partition
+ * @cpt's cpt_lock (impl=toolkit), or the queue's spinlock or mutex.  Each
+ * way locks and unlocks in one block, as sparse wants it.
+ */
+static struct svc_req *svc_take(struct svc_part *part, int cpt)
+{
+	struct svc_req *req;
+
+	if (svc_lock_kind == SVC_CPT_LOCK) {
+		cpt_lock(svc_lk, cpt);
+		req = svc_dequeue(part);
+		cpt_unlock(svc_lk, cpt);
+	} else if (svc_lock_kind == SVC_MUTEX) {
+		mutex_lock(&part->mutex);
+		req = svc_dequeue(part);
+		mutex_unlock(&part->mutex);
+	} else {
+		spin_lock(&part->lock);
+		req = svc_dequeue(part);
+		spin_unlock(&part->lock);
+	}
+	return req;
+}
+
+static void svc_put(struct svc_part *part, int cpt, struct svc_req *req)
+{
+	if (svc_lock_kind == SVC_CPT_LOCK) {
+		cpt_lock(svc_lk, cpt);
+		svc_enqueue(part, req);
+		cpt_unlock(svc_lk, cpt);
+	} else if (svc_lock_kind == SVC_MUTEX) {
+		mutex_lock(&part->mutex);
+		svc_enqueue(part, req);
+		mutex_unlock(&part->mutex);
+	} else {
+		spin_lock(&part->lock);
+		svc_enqueue(part, req);
+		spin_unlock(&part->lock);
+	}
+}
+
+/*
  * The server loop of partition @cpt, for both builds: returns after the
  * run, having counted each request served in *@served.
  */
@@ -383,9 +395,7 @@ static void svc_serve(int cpt, unsigned long *served, bool percpu)
 
 	wait_event_idle(svc_startq, READ_ONCE(svc_go));
 	while (!READ_ONCE(svc_stop)) {
-		svc_lock(part, cpt);
-		req = svc_dequeue(part);
-		svc_unlock(part, cpt);
+		req = svc_take(part, cpt);
 		if (!req) {
 			wait_event_idle_exclusive(part->waitq,
 						  READ_ONCE(part->queued) ||
@@ -467,9 +477,7 @@ static int svc_submitter(void *arg)
 			cpt = cptab_current(svc_tab);
 			part = cpt_percpt_obj(svc_queues, cpt);
 		}
-		svc_lock(part, cpt);
-		svc_enqueue(part, req);
-		svc_unlock(part, cpt);
+		svc_put(part, cpt, req);
 		if (wq_has_sleeper(&part->waitq))
 			wake_up(&part->waitq);
 		cond_resched();
