@@ -51,18 +51,32 @@ static LIST_HEAD(cptk_pools);
 static DEFINE_MUTEX(cptk_pools_lock);
 
 /*
+ * Bind @t's thread to its partition in @tab (cptk_pools_lock); false when
+ * that partition has no online CPU in @tab.  The weight and not
+ * set_cpus_allowed_ptr() decides: @tab follows a CPU going down before it
+ * leaves the online mask, so binding to its last CPU would succeed and
+ * then be broken by the scheduler, silently.
+ */
+static bool cptk_thread_bind(const struct cptk_thread *t,
+			     const struct cptab *tab)
+{
+	return cptab_weight(tab, t->cpt) &&
+	       !set_cpus_allowed_ptr(t->task, cptab_cpumask(tab, t->cpt));
+}
+
+/*
  * Each thread binds itself once more as it starts: newer kernels (7.3,
  * not 6.12) have kthread() set a new kthread's affinity before it calls
  * us (to the housekeeping CPUs when CPUs are isolated, to its node when it
- * was created on one), overriding the binding made while it slept.
+ * was created on one), overriding the binding made while it slept.  The
+ * pool's last binding has counted it already, bound or not.
  */
 static int cptk_pool_thread(void *arg)
 {
 	struct cptk_thread *t = arg;
 
 	mutex_lock(&cptk_pools_lock);
-	if (cptab_weight(t->ts->tab, t->cpt))
-		set_cpus_allowed_ptr(current, cptab_cpumask(t->ts->tab, t->cpt));
+	cptk_thread_bind(t, t->ts->tab);
 	mutex_unlock(&cptk_pools_lock);
 	return t->ts->fn(t->ts->data, t->cpt);
 }
@@ -71,21 +85,15 @@ static int cptk_pool_thread(void *arg)
  * Bind every thread of @ts to its partition in @tab (cptk_pools_lock).  A
  * partition with no online CPU in @tab cannot hold its threads: they stay
  * where the scheduler put them, counted in @unbound and said once in the
- * log.  The weight and not set_cpus_allowed_ptr() decides: @tab follows a
- * CPU going down before it leaves the online mask, so binding to its last
- * CPU would succeed and then be broken by the scheduler, silently.
+ * log.
  */
 static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab)
 {
-	int i, cpt, unbound = 0;
+	int i, unbound = 0;
 
-	for (i = 0; i < ts->nr; i++) {
-		cpt = ts->th[i].cpt;
-		if (!cptab_weight(tab, cpt) ||
-		    set_cpus_allowed_ptr(ts->th[i].task,
-					 cptab_cpumask(tab, cpt)))
+	for (i = 0; i < ts->nr; i++)
+		if (!cptk_thread_bind(&ts->th[i], tab))
 			unbound++;
-	}
 	if (unbound && !ts->unbound)
 		pr_info("%d pool threads have no online CPU in their partition: they run unbound until one comes back\n",
 			unbound);

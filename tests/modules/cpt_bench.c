@@ -641,6 +641,7 @@ static int bench_svc(void)
 	struct svc_sub **subs = NULL;
 	unsigned long served, min_part = ULONG_MAX, max_part = 0, queued = 0;
 	unsigned int samples = 0;
+	bool queues;
 	int nparts, nsub = 0, p, i, cpu, ret, err;
 	u64 t0, t1;
 
@@ -727,9 +728,10 @@ stop:
 	WRITE_ONCE(svc_stop, true);
 	WRITE_ONCE(svc_go, true);
 	wake_up_all(&svc_startq);
-	for (p = 0; (svc_queues || svc_parts) && p < nparts; p++)
-		if (svc_part_of(p))
-			wake_up_all(&svc_part_of(p)->waitq);
+	/* After a failed start the build may have no queues yet. */
+	queues = svc_toolkit ? !!svc_queues : !!svc_parts;
+	for (p = 0; queues && p < nparts; p++)
+		wake_up_all(&svc_part_of(p)->waitq);
 	for (i = 0; i < nsub; i++)
 		wake_up_all(&subs[i]->waitq);
 	if (svc_toolkit) {
