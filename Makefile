@@ -77,7 +77,7 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 	tests/fuzz/fuzz.mk tests/bench/bench.mk tests/soak/soak.mk \
 	tests/badparam/badparam.mk tests/layout/layout.mk packaging/pkg.mk
 
-check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-vm \
+check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-watchdog test-vm \
 	test-badparam test-live test-percpt test-unload test-soak
 
 clean:

@@ -13,6 +13,7 @@
 #                                   build/vm/logs.  VM_KERNELS="6.1 6.12 6.1-rt" and
 #                                   VM_PROFILES="seed big ..." select a part;
 #                                   VM_JOBS=N guests at a time (default 2)
+#   make test-watchdog              vm-run's boot watchdog (tests/vm/watchdog.sh)
 #   make test-big                   the 240-CPU guest (6.1) alone: both
 #                                   files read whole and with dd bs=1
 #   make run [TOPOLOGY=SMP] [NODES='0-7;8-15'] [DIST=0-1=21] [KERNEL=6.12]
@@ -39,7 +40,7 @@ KERNEL		?= 6.1
 NODES		?=
 DIST		?=
 
-.PHONY: ko test-vm test-big run vm-ko
+.PHONY: ko test-vm test-big test-watchdog run vm-ko
 
 ko:
 	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.1-rt, 6.12)" >&2; exit 1; }
@@ -76,6 +77,10 @@ vm-ko:
 test-big: build/cpt-plan.static
 	@$(MAKE) --no-print-directory ko KREL=6.1
 	tests/vm/matrix --kernels 6.1 --profiles big --jobs 1
+
+# vm-run's boot watchdog against a stopped, a starved and a hung guest.
+test-watchdog:
+	tests/vm/watchdog.sh
 
 test-vm: vm-ko build/cpt-plan.static
 	tests/vm/matrix --kernels $(call vm_sq,$(VM_KERNELS))$(if $(VM_PROFILES), --profiles $(call vm_sq,$(VM_PROFILES)))$(if $(VM_JOBS), --jobs $(VM_JOBS))
