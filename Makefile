@@ -78,7 +78,7 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 	tests/badparam/badparam.mk tests/layout/layout.mk packaging/pkg.mk
 
 check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-watchdog test-vm \
-	test-badparam test-live test-percpt test-unload test-soak
+	test-badparam test-live test-percpt test-bind test-unload test-soak
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)

@@ -393,18 +393,22 @@ int cpt_distance(int cpt1, int cpt2);
  *
  * Sets the CPU affinity of current to the members of @cpt (offline ones
  * included: the task may use them again when they return); the task
- * migrates before this returns.  When every member goes offline later, the
+ * migrates before this returns, onto an online CPU of @cpt: the change is
+ * made under the CPU hotplug lock, so no CPU is on its way down meanwhile.  When every member goes offline later, the
  * scheduler moves the task elsewhere and it stays unbound: bind it again
  * when told of the next table.  The memory policy is left alone: the
  * kernel exports no interface to change it, and the default (local) policy
  * already allocates from the node of the CPU the task runs on, which is one
  * of the partition's nodes (or its nearest node with memory).
  *
- * Context: process context, may sleep; not from a notifier callback.
- * Return: 0, -EINVAL when @cpt is not a partition, -EPERM from a notifier
- * callback, or what
- * set_cpus_allowed_ptr() returns (-EINVAL when no member is online, or for
- * a task whose affinity is fixed).
+ * Context: process context, may sleep; not from a notifier callback; takes
+ * cpus_read_lock(), so not with the hotplug lock held.
+ * Return: 0, -EINVAL when @cpt is not a partition or for a task whose
+ * affinity is fixed (PF_NO_SETAFFINITY: a workqueue worker, such as a
+ * work item of system_wq runs in, or a kthread bound to a CPU, such as
+ * cpuhp/N; refused with a log line, the mask unchanged), -EPERM from a
+ * notifier callback, or what set_cpus_allowed_ptr() returns (-EINVAL when
+ * no member is online).
  */
 int cpt_bind_current(int cpt);
 
@@ -645,26 +649,30 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
  * DOC: Per-partition thread pools
  *
  * cpt_threads_start() starts @per_cpt kthreads per partition of a table,
- * each bound to its partition's CPUs (the members, offline ones included,
- * as cpt_bind_current()) before it runs, each running @fn(@data, its
- * partition), which must return when kthread_should_stop() says so.
- * cpt_threads_stop() stops and frees them.  Their stacks come from any
- * node: newer kernels rebind a kthread created on a node to that node at
- * every CPU online, which would move the threads off their partition.
+ * each bound to the online CPUs of its partition before it first runs,
+ * each running @fn(@data, its partition), which must return when
+ * kthread_should_stop() says so.  cpt_threads_stop() stops and frees them.
+ * Their affinity is cpt's (PF_NO_SETAFFINITY, as for a workqueue's
+ * workers: taskset cannot change it).  Their stacks come from any node:
+ * newer kernels rebind a kthread created on a node to that node at every
+ * CPU online, which would move the threads off their partition.
  *
- * The threads follow the table.  Before the notifier callbacks of each new
- * table run, cpt rebinds every pool made for a table with the same count
- * (every CPU hotplug replacement, and sysctl writes that keep the count)
- * to the new table's partitions; cpt_threads_generation() then says the
- * new table's generation.  A pool made for a table with another count
+ * The threads follow the table, and every binding is made under the CPU
+ * hotplug lock, as the scheduler wants.  A CPU event rebinds them from
+ * cpt's own hotplug callback: a CPU going down is left by its threads
+ * before the scheduler empties it, and a CPU coming back gets them again.
+ * A sysctl write that keeps the count rebinds them before the notifier
+ * callbacks of the new table run.  Either way, every pool made for a table
+ * with the same count moves to the new table's partitions;
+ * cpt_threads_generation() then says the new table's generation.  A pool made for a table with another count
  * stays bound to that table, which it holds: the consumer, told by its
  * notifier, starts a pool for the new table and stops the old one (both
  * may be called from a notifier callback).
  *
- * A partition whose CPUs are all offline cannot hold its threads: the
- * scheduler moves them to other CPUs when the last one goes, and they run
- * there, unbound, until a CPU of the partition comes back; the table that
- * comes with it rebinds them.  cpt_threads_unbound() counts them, and the
+ * A partition whose CPUs are all offline cannot hold its threads: when
+ * the last one goes they move to the table's other CPUs, and they run
+ * there, unbound, until a CPU of the partition comes back and rebinds
+ * them.  cpt_threads_unbound() counts them, and the
  * first binding that leaves threads unbound says so in the kernel log.
  * Nothing is left unbound silently.
  *
@@ -672,7 +680,12 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
  * instead: @per_cpu threads for each member CPU, as a service that runs a
  * thread per CPU does; they are bound to the whole partition, like the
  * others, so that a CPU going offline leaves its threads running on the
- * partition's other CPUs.
+ * partition's other CPUs.  The shares are those of the table the pool
+ * started on: a new table with the same count that gives a partition
+ * more or fewer CPUs (a sysctl write; CPU events never move a placed CPU)
+ * rebinds the threads with their old shares.  A consumer that wants the
+ * new shares starts a pool for the new table from its notifier callback
+ * and stops the old one.
  *
  * For a queue of work items per partition, see cpt_workers_start().
  */
@@ -689,7 +702,8 @@ struct cpt_threads;
  * When a newer table with the same count is in force already, the pool
  * binds to it.  The pool holds the table it is bound to.
  *
- * Context: process context, may sleep; also from a notifier callback.
+ * Context: process context, may sleep; also from a notifier callback;
+ * takes cpus_read_lock(), so not with the hotplug lock held.
  * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
  * of a failed allocation or kthread creation (nothing is left running).
  */

@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/mm.h>
@@ -230,9 +231,23 @@ int cpt_distance(int cpt1, int cpt2)
 }
 CPTK_EXPORT(cpt_distance);
 
+/*
+ * Whether the affinity of @p is fixed by its creator: kthreads bound to a
+ * CPU (kthread_bind(), kthread_create_on_cpu(): cpuhp/N, ksoftirqd/N) and
+ * every workqueue worker (a kworker of system_wq runs works of its CPU
+ * only) carry PF_NO_SETAFFINITY.  set_cpus_allowed_ptr() does not check
+ * it (only sched_setaffinity() does), so a bind would succeed and break
+ * the code that relies on the CPU.
+ */
+static bool cptk_affinity_fixed(const struct task_struct *p)
+{
+	return p->flags & PF_NO_SETAFFINITY;
+}
+
 int cptab_bind_current(const struct cptab *tab, int cpt)
 {
 	const struct cptk_part *part = cptk_find_part(tab, cpt);
+	int ret;
 
 	if (!part)
 		return -EINVAL;
@@ -241,13 +256,28 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 		pr_warn_ratelimited("cpt_bind_current() called from a notifier callback: refused\n");
 		return -EPERM;
 	}
+	if (cptk_affinity_fixed(current)) {
+		pr_warn_ratelimited("cpt_bind_current(): the affinity of %s/%d is fixed: refused\n",
+				    current->comm, task_pid_nr(current));
+		return -EINVAL;
+	}
 	/*
 	 * Only the CPUs: no exported function sets a task's memory policy
 	 * (mpol_new() and do_set_mempolicy() are internal to mm/), and the
 	 * default local policy already allocates on the node of the CPU we
 	 * run on, which is one of the partition's nodes.
+	 *
+	 * Under the hotplug lock, as the scheduler wants an affinity change
+	 * that must not race an offline (force_compatible_cpus_allowed_ptr()):
+	 * a CPU going down stays in cpu_online_mask until late, so without it
+	 * set_cpus_allowed_ptr() may pick that CPU, whose stopper then refuses
+	 * us, and return 0 with current running outside its new mask.  Under
+	 * it no CPU is on its way, and a partition with no online CPU fails.
 	 */
-	return set_cpus_allowed_ptr(current, part->cpus);
+	cpus_read_lock();
+	ret = set_cpus_allowed_ptr(current, part->cpus);
+	cpus_read_unlock();
+	return ret;
 }
 CPTK_EXPORT(cptab_bind_current);
 

@@ -11,6 +11,8 @@
 enum cptk_fault_point {
 	/* cptk_notify_fn(), between cpt_get() and cpt_put() */
 	CPTK_FAULT_NOTIFY,
+	/* cptk_cpu_offline(), before the table follows the CPU going down */
+	CPTK_FAULT_OFFLINE,
 	CPTK_NR_FAULTS
 };
 

@@ -328,6 +328,11 @@ static void cptk_follow(unsigned int cpu, bool up)
 	cptk_report_joins(old->table, tab->table);
 	/* The CPUs online differ (cptk_table_is_current()): so does @tab. */
 	cptk_install(tab, false);
+	/*
+	 * Now, not from the notification: a pool thread must be off a CPU
+	 * going down before the scheduler empties it (pool.c).
+	 */
+	cptk_pool_follow_locked(tab, up ? -1 : (int)cpu);
 	goto unlock;
 
 warn:
@@ -355,6 +360,7 @@ static int cptk_cpu_online(unsigned int cpu)
 
 static int cptk_cpu_offline(unsigned int cpu)
 {
+	cptk_fault_delay(CPTK_FAULT_OFFLINE);
 	cptk_follow(cpu, false);
 	return 0;
 }

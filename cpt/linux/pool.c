@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Thread pools per partition (include/cpt.h, cpt_threads_start()): N
- * kthreads per partition, each bound to its partition's CPUs, rebound by
- * cptk_pool_follow() when live.c notifies a new table with the same count.
- * Every pool is on cptk_pools, under cptk_pools_lock, which also
- * serializes the binding of its threads.
+ * kthreads per partition, each bound to its partition's CPUs, rebound when
+ * a new table with the same count comes.  Every pool is on cptk_pools,
+ * under cptk_pools_lock, which also serializes the binding of its threads.
+ *
+ * Binding follows the scheduler's rule for an affinity change that must
+ * not race CPU hotplug (force_compatible_cpus_allowed_ptr(), and
+ * workqueue.c for its workers): it is made with the hotplug lock held.
+ * While a CPU goes down it stays in cpu_online_mask until late, and
+ * set_cpus_allowed_ptr() may move a kthread onto it after it was emptied
+ * (sched_cpu_dying(): "Dying CPU not properly vacated!", a BUG on 5.10).
+ * So threads are bound before their first wake-up under cpus_read_lock(),
+ * rebound from the notification under cpus_read_lock(), and moved off a
+ * CPU going down from live.c's own hotplug callback, which runs under the
+ * hotplug lock with that CPU already out of the new table
+ * (cptk_pool_follow_locked()).  Lock order: the hotplug lock, then
+ * cptk_pools_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
@@ -50,34 +63,44 @@ struct cpt_threads {
 static LIST_HEAD(cptk_pools);
 static DEFINE_MUTEX(cptk_pools_lock);
 
-/*
- * Bind @t's thread to its partition in @tab (cptk_pools_lock); false when
- * that partition has no online CPU in @tab.  The weight and not
- * set_cpus_allowed_ptr() decides: @tab follows a CPU going down before it
- * leaves the online mask, so binding to its last CPU would succeed and
- * then be broken by the scheduler, silently.
- */
-static bool cptk_thread_bind(const struct cptk_thread *t,
-			     const struct cptab *tab)
-{
-	return cptab_weight(tab, t->cpt) &&
-	       !set_cpus_allowed_ptr(t->task, cptab_cpumask(tab, t->cpt));
-}
+/* Scratch for cptk_thread_bind() (cptk_pools_lock): no cpumask on the stack. */
+static struct cpumask cptk_bind_mask;
 
 /*
- * Each thread binds itself once more as it starts: newer kernels (7.3,
- * not 6.12) have kthread() set a new kthread's affinity before it calls
- * us (to the housekeeping CPUs when CPUs are isolated, to its node when it
- * was created on one), overriding the binding made while it slept.  The
- * pool's last binding has counted it already, bound or not.
+ * Bind @t's thread to the CPUs of its partition in @tab that are online,
+ * less @dying (a CPU going down, or -1), under the hotplug lock and
+ * cptk_pools_lock; false when none is left.  Under the hotplug lock the
+ * online mask does not move, except for the CPU a hotplug callback is
+ * taking down: it is still in cpu_online_mask, and must not be chosen.
+ * The CPUs offline now are left out too: the callback that brings one
+ * back rebinds.  A thread whose partition has none runs on the table's
+ * other CPUs (CPT_ANY), so that it stays off the CPUs the table leaves
+ * out (isolated ones, X[...]); else it stays where it is, and the
+ * scheduler moves it if its CPU goes.
  */
+static bool cptk_thread_bind(const struct cptk_thread *t,
+			     const struct cptab *tab, int dying)
+{
+	struct cpumask *mask = &cptk_bind_mask;
+	int cpt = t->cpt, i;
+
+	lockdep_assert_held(&cptk_pools_lock);
+	for (i = 0; i < 2; i++, cpt = CPT_ANY) {
+		cpumask_and(mask, cptab_cpumask(tab, cpt), cpu_online_mask);
+		if (dying >= 0)
+			cpumask_clear_cpu(dying, mask);
+		if (cpumask_empty(mask))
+			continue;
+		return !set_cpus_allowed_ptr(t->task, mask) && cpt == t->cpt;
+	}
+	return false;
+}
+
+/* The thread function of every pool thread: bound before it first ran. */
 static int cptk_pool_thread(void *arg)
 {
 	struct cptk_thread *t = arg;
 
-	mutex_lock(&cptk_pools_lock);
-	cptk_thread_bind(t, t->ts->tab);
-	mutex_unlock(&cptk_pools_lock);
 	return t->ts->fn(t->ts->data, t->cpt);
 }
 
@@ -87,13 +110,16 @@ static int cptk_pool_thread(void *arg)
  * where the scheduler put them, counted in @unbound and said once in the
  * log.
  */
-static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab)
+static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab,
+			   int dying)
 {
 	int i, unbound = 0;
 
-	for (i = 0; i < ts->nr; i++)
-		if (!cptk_thread_bind(&ts->th[i], tab))
+	for (i = 0; i < ts->nr; i++) {
+		if (!cptk_thread_bind(&ts->th[i], tab, dying))
 			unbound++;
+		cond_resched();
+	}
 	if (unbound && !ts->unbound)
 		pr_info("%d pool threads have no online CPU in their partition: they run unbound until one comes back\n",
 			unbound);
@@ -122,7 +148,29 @@ static int cptk_pool_part_threads(const struct cptab *tab, int cpt,
 	return per_cpt ?: per_cpu * cpumask_weight(cptab_cpumask(tab, cpt));
 }
 
-/* Create the threads of @ts, stopped, for @tab; 0 or a negative errno. */
+/*
+ * Mark a new, never woken thread as one whose affinity is ours
+ * (PF_NO_SETAFFINITY, through kthread_bind(), the exported way): newer
+ * kernels (7.3, not 6.12) have kthread() set a thread's affinity before
+ * its function runs, to its node or the housekeeping CPUs, unless the
+ * flag is set, which would undo the binding made before the wake-up.  The
+ * CPU is only a start: cptk_pool_bind() gives the partition's mask.
+ */
+static void cptk_pool_pin(struct task_struct *task, const struct cptab *tab,
+			  int cpt)
+{
+	unsigned int cpu = cpumask_any_and(cptab_cpumask(tab, cpt),
+					   cpu_online_mask);
+
+	kthread_bind(task, cpu < nr_cpu_ids ? cpu :
+			   cpumask_first(cpu_online_mask));
+}
+
+/*
+ * Create the threads of @ts, never woken, for @tab; 0 or a negative
+ * errno.  No lock is held: the pool is not listed yet, and creating
+ * thousands of threads must not stall table frees and sysctl writes.
+ */
 static int cptk_pool_create(struct cpt_threads *ts, const struct cptab *tab,
 			    int per_cpt, int per_cpu, const char *name)
 {
@@ -148,6 +196,7 @@ static int cptk_pool_create(struct cpt_threads *ts, const struct cptab *tab,
 			}
 			get_task_struct(task);
 			ts->th[i].task = task;
+			cptk_pool_pin(task, tab, cpt);
 		}
 	}
 	return 0;
@@ -173,20 +222,21 @@ static struct cpt_threads *cptk_pool_start(struct cptab *tab, int per_cpt,
 	ts->data = data;
 	ts->count = n;
 	ts->nr = nr;
-	mutex_lock(&cptk_pools_lock);
 	ret = cptk_pool_create(ts, tab, per_cpt, per_cpu, name);
 	if (ret) {
-		mutex_unlock(&cptk_pools_lock);
 		kvfree(ts);
 		return ERR_PTR(ret);
 	}
+	cpus_read_lock();
+	mutex_lock(&cptk_pools_lock);
 	/* A replacement notified before we were listed is not missed. */
 	now = cpt_get();
 	ts->tab = cpt_hold(cptab_number(now) == n ? now : tab);
 	cpt_put(now);
-	cptk_pool_bind(ts, ts->tab);
+	cptk_pool_bind(ts, ts->tab, -1);
 	list_add(&ts->node, &cptk_pools);
 	mutex_unlock(&cptk_pools_lock);
+	cpus_read_unlock();
 	for (i = 0; i < ts->nr; i++)
 		wake_up_process(ts->th[i].task);
 	return ts;
@@ -252,13 +302,18 @@ int cpt_threads_unbound(struct cpt_threads *ts)
 CPTK_EXPORT(cpt_threads_unbound);
 
 /**
- * cptk_pool_follow() - rebind every pool to a new table
- * @tab: the table being notified (live.c), valid during the call
+ * cptk_pool_follow_locked() - rebind every pool to a new table
+ * @tab: the table in force (live.c), valid during the call
+ * @dying: the CPU going down, which @tab has left out already, or -1
  *
  * Pools made for a table with the same count move to @tab; the others stay
  * on the table they hold, for their consumer to replace (cpt.h).
+ *
+ * Context: the hotplug lock held: cpus_read_lock(), or live.c's hotplug
+ * callbacks, where a CPU going down is out of @tab already, so that its
+ * threads leave it before the scheduler empties it.
  */
-void cptk_pool_follow(struct cptab *tab)
+void cptk_pool_follow_locked(struct cptab *tab, int dying)
 {
 	struct cpt_threads *ts;
 
@@ -268,7 +323,15 @@ void cptk_pool_follow(struct cptab *tab)
 			continue;
 		cpt_put(ts->tab);
 		ts->tab = cpt_hold(tab);
-		cptk_pool_bind(ts, tab);
+		cptk_pool_bind(ts, tab, dying);
 	}
 	mutex_unlock(&cptk_pools_lock);
+}
+
+/* cptk_pool_follow_locked() from the notification, without the lock. */
+void cptk_pool_follow(struct cptab *tab)
+{
+	cpus_read_lock();
+	cptk_pool_follow_locked(tab, -1);
+	cpus_read_unlock();
 }

@@ -9,5 +9,6 @@
 struct cptab;
 
 void cptk_pool_follow(struct cptab *tab);
+void cptk_pool_follow_locked(struct cptab *tab, int dying);
 
 #endif /* CPTK_POOL_H */

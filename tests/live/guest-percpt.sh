@@ -25,7 +25,9 @@
 # 5. Per-partition work queues (cpt_workers_start()): every work runs, in
 #    order, one at a time per partition, on its partition's CPUs, for 2
 #    and 4 partitions, and with a whole partition offline; no thread left.
-# 6. After rmmod of the test module: no thread named cpt_*, and no slab
+# 6. cpt_bind_current() from a work item of system_wq and from a kthread
+#    bound to a CPU: -EINVAL, a log line, the mask unchanged.
+# 7. After rmmod of the test module: no thread named cpt_*, and no slab
 #    object or vmalloc area left that cpt's helpers allocated (by call
 #    site, slub_debug=U), which the same check sees while a pool runs.
 
@@ -187,6 +189,10 @@ set_cpu 5 1
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "per CPU, npartitions=2, a new pool"
 same "8 threads, 4 per partition" "$(nthreads)" 8
+
+section "cpt_bind_current() refused where the affinity is fixed"
+answer_ok "from a system_wq work item and a kthread_bind() thread: -EINVAL, mask kept" bind_fixed
+check "and said so in the log" sh -c "dmesg | grep -q 'cpt_bind_current(): the affinity of .* is fixed: refused'"
 
 workers_ok() { answer_ok "$1" worker; }
 nworkers() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_wk/'; }

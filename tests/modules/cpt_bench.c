@@ -44,6 +44,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
@@ -691,7 +692,10 @@ static int bench_svc(void)
 			ret = PTR_ERR(t);
 			goto stop;
 		}
+		/* Affinity changes hold the hotplug lock (cpt/linux/pool.c). */
+		cpus_read_lock();
 		kthread_bind(t, cpu);
+		cpus_read_unlock();
 		sub->task = t;
 	}
 	for (i = 0; i < nsub; i++)

@@ -45,6 +45,22 @@
  * Writing N to .../pool_cpus starts a cpt_threads_start_cpus() pool of N
  * threads per CPU of each partition instead, checked by the same read.
  *
+ * Reading .../bind_fixed calls cpt_bind_current(0) from a work item of
+ * system_wq and from a kthread bound with kthread_bind(), whose affinity
+ * is fixed, and answers "PASS wq=ERRNO kthread=ERRNO" when both were
+ * refused with -EINVAL and left the mask as it was, or "FAIL: ...".
+ *
+ * Writing N to .../binders starts N kthreads (0 stops them) that bind
+ * themselves with cpt_bind_current() to each partition in turn and, after
+ * each bind that returned 0, check that they run on a CPU of their own
+ * mask; then each takes a spinlock_t (on PREEMPT_RT its unlock ends in
+ * migrate_enable(), which WARNs for a task outside its mask).  Reading
+ * answers "binds=N ok=N refused=N outside=N first=CPU/CPT" (first: where
+ * the first task found outside its mask ran, and the partition it bound
+ * to; -1/-1 for none), since they were started.  tests/live/guest-bind.sh
+ * runs them under CPU
+ * hotplug.
+ *
  * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
  * it until the next write (0 frees it) or rmmod: the guest script checks
  * that MemFree comes back after rmmod.
@@ -68,7 +84,9 @@
 #include <linux/notifier.h>
 #include <linux/overflow.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "cpt.h"
 
@@ -713,6 +731,189 @@ static const struct kernel_param_ops pool_cpus_ops = {
 module_param_cb(pool_cpus, &pool_cpus_ops, NULL, 0644);
 MODULE_PARM_DESC(pool_cpus, "write N: a pool of N threads per CPU of each partition; read: check it");
 
+/* cpt_bind_current() from a task whose affinity is fixed (bind_fixed). */
+struct fixed_bind {
+	struct work_struct work;
+	struct completion done;
+	cpumask_var_t before;
+	int ret;
+	bool same;
+};
+
+static void fixed_bind_now(struct fixed_bind *fb)
+{
+	cpumask_copy(fb->before, current->cpus_ptr);
+	fb->ret = cpt_bind_current(0);
+	fb->same = cpumask_equal(fb->before, current->cpus_ptr);
+}
+
+static void fixed_work_fn(struct work_struct *work)
+{
+	fixed_bind_now(container_of(work, struct fixed_bind, work));
+}
+
+static int fixed_thread_fn(void *arg)
+{
+	struct fixed_bind *fb = arg;
+
+	fixed_bind_now(fb);
+	complete(&fb->done);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* The kthread case: bound to one CPU before it runs, as cpuhp/N is. */
+static int fixed_bind_kthread(struct fixed_bind *fb)
+{
+	struct task_struct *t;
+
+	init_completion(&fb->done);
+	t = kthread_create(fixed_thread_fn, fb, "cpt_fixed");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	cpus_read_lock();
+	kthread_bind(t, cpumask_first(cpu_online_mask));
+	cpus_read_unlock();
+	wake_up_process(t);
+	wait_for_completion(&fb->done);
+	kthread_stop(t);
+	return 0;
+}
+
+static int bind_fixed_get(char *buf, const struct kernel_param *kp)
+{
+	struct fixed_bind *fb;
+	int wq_ret, len;
+	bool wq_same;
+
+	fb = kzalloc(sizeof(*fb), GFP_KERNEL);
+	if (!fb || !alloc_cpumask_var(&fb->before, GFP_KERNEL)) {
+		kfree(fb);
+		return sysfs_emit(buf, "FAIL: no memory\n");
+	}
+	INIT_WORK(&fb->work, fixed_work_fn);
+	cpus_read_lock();
+	queue_work_on(cpumask_first(cpu_online_mask), system_wq, &fb->work);
+	cpus_read_unlock();
+	flush_work(&fb->work);
+	wq_ret = fb->ret;
+	wq_same = fb->same;
+	len = fixed_bind_kthread(fb);
+	if (len)
+		len = sysfs_emit(buf, "FAIL: kthread_create(): %d\n", len);
+	else if (wq_ret != -EINVAL || !wq_same || fb->ret != -EINVAL || !fb->same)
+		len = sysfs_emit(buf, "FAIL: wq=%d (mask %s) kthread=%d (mask %s)\n",
+				 wq_ret, wq_same ? "kept" : "changed", fb->ret,
+				 fb->same ? "kept" : "changed");
+	else
+		len = sysfs_emit(buf, "PASS wq=%d kthread=%d\n", wq_ret, fb->ret);
+	free_cpumask_var(fb->before);
+	kfree(fb);
+	return len;
+}
+
+static const struct kernel_param_ops bind_fixed_ops = {
+	.get = bind_fixed_get,
+};
+module_param_cb(bind_fixed, &bind_fixed_ops, NULL, 0444);
+MODULE_PARM_DESC(bind_fixed, "read: cpt_bind_current() from a system_wq work and a bound kthread");
+
+/* Self-binding threads under hotplug (binders). */
+#define BINDERS_MAX	16
+static DEFINE_MUTEX(binders_lock);
+static struct task_struct *binders[BINDERS_MAX];
+static int nr_binders;
+static atomic_long_t bind_calls, bind_ok, bind_refused, bind_outside;
+static int bind_first_cpu = -1, bind_first_cpt = -1;
+static DEFINE_SPINLOCK(bind_spin);
+
+/* After a bind that returned 0: is current on a CPU of its own mask? */
+static void binder_check(int cpt)
+{
+	int cpu = get_cpu();
+	bool inside = cpumask_test_cpu(cpu, current->cpus_ptr);
+
+	put_cpu();
+	atomic_long_inc(&bind_ok);
+	if (!inside && atomic_long_inc_return(&bind_outside) == 1) {
+		WRITE_ONCE(bind_first_cpu, cpu);
+		WRITE_ONCE(bind_first_cpt, cpt);
+	}
+}
+
+static int binder_fn(void *arg)
+{
+	int cpt = (long)arg, n;
+
+	while (!kthread_should_stop()) {
+		n = cpt_number();
+		cpt = n > 0 ? (cpt + 1) % n : 0;
+		atomic_long_inc(&bind_calls);
+		if (n > 0 && !cpt_bind_current(cpt))
+			binder_check(cpt);
+		else
+			atomic_long_inc(&bind_refused);
+		spin_lock(&bind_spin);
+		spin_unlock(&bind_spin);
+		usleep_range(200, 400);
+	}
+	return 0;
+}
+
+static void binders_stop(void)
+{
+	while (nr_binders > 0)
+		kthread_stop(binders[--nr_binders]);
+}
+
+static int binders_set(const char *val, const struct kernel_param *kp)
+{
+	struct task_struct *t;
+	unsigned int n;
+	int ret = 0;
+
+	if (kstrtouint(val, 0, &n) || n > BINDERS_MAX)
+		return -EINVAL;
+	mutex_lock(&binders_lock);
+	binders_stop();
+	/* Each start counts afresh. */
+	atomic_long_set(&bind_calls, 0);
+	atomic_long_set(&bind_ok, 0);
+	atomic_long_set(&bind_refused, 0);
+	atomic_long_set(&bind_outside, 0);
+	WRITE_ONCE(bind_first_cpu, -1);
+	WRITE_ONCE(bind_first_cpt, -1);
+	while (nr_binders < n) {
+		t = kthread_run(binder_fn, (void *)(long)nr_binders,
+				"cpt_binder/%d", nr_binders);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
+		binders[nr_binders++] = t;
+	}
+	mutex_unlock(&binders_lock);
+	return ret;
+}
+
+static int binders_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "binds=%ld ok=%ld refused=%ld outside=%ld first=%d/%d\n",
+			  atomic_long_read(&bind_calls),
+			  atomic_long_read(&bind_ok),
+			  atomic_long_read(&bind_refused),
+			  atomic_long_read(&bind_outside),
+			  READ_ONCE(bind_first_cpu), READ_ONCE(bind_first_cpt));
+}
+
+static const struct kernel_param_ops binders_ops = {
+	.set = binders_set,
+	.get = binders_get,
+};
+module_param_cb(binders, &binders_ops, NULL, 0644);
+MODULE_PARM_DESC(binders, "write N: N threads binding themselves to each partition in turn; read: counts");
+
 /* A table with another count: a new pool for it, as a consumer does. */
 static int pool_notify(struct notifier_block *nb, unsigned long action,
 		       void *data)
@@ -740,6 +941,9 @@ static int __init percpt_test_init(void)
 static void __exit percpt_test_exit(void)
 {
 	cpt_unregister_notifier(&pool_nb);
+	mutex_lock(&binders_lock);
+	binders_stop();
+	mutex_unlock(&binders_lock);
 	cpt_threads_stop(pool);
 	cpt_percpt_free(keep_pc);
 }
