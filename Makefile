@@ -77,8 +77,19 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 	tests/fuzz/fuzz.mk tests/bench/bench.mk tests/soak/soak.mk \
 	tests/badparam/badparam.mk tests/layout/layout.mk packaging/pkg.mk
 
-check: test-layout test-unit test-fuzz test-tool test-kbuild test-probes test-man test-install test-dkms test-watchdog test-vm \
-	test-badparam test-live test-percpt test-bind test-unload test-soak
+# make check runs every suite in turn (tests/lib/check-table.sh), each with
+# the kernels it boots or builds for, and ends with a table of where the
+# time went.
+ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
+CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
+		   'test-kbuild|$(ALL_KERNELS)' 'test-probes|$(ALL_KERNELS)' \
+		   'test-man|-' 'test-install|-' 'test-dkms|6.1 6.12' \
+		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
+		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
+		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \
+		   'test-unload|$(UNLOAD_KERNELS)' 'test-soak|$(SOAK_KERNELS)'
+check:
+	@tests/lib/check-table.sh $(CHECK_SUITES)
 
 clean:
 	-$(if $(wildcard $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
