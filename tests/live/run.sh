@@ -29,6 +29,8 @@
 #            panic_on_warn=1: self-binding threads while a CPU's teardown
 #            is held open (fault/cpt.ko), then with a per-CPU pool under
 #            offline/online cycles: no thread outside its mask, no WARN
+#   rebind   -smp 8 (not by default: a measurement): how long sysctl writes
+#            wait while a 4096-thread pool starts, and under a hotplug loop
 #   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
 #            notification holds the table (the test build fault/cpt.ko),
 #            then offline/rmmod/online/insmod cycles under busy loops
@@ -58,6 +60,7 @@ bigmem|240,sockets=2,dies=2,cores=30,threads=2|0-119;120-239|slub_debug=FZP cpuh
 unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
 percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
 bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|600
+rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
 '
 
 while [ $# -gt 0 ]; do
@@ -74,7 +77,8 @@ mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest scripts.
 env=$(suite_env LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES \
-	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES)
+	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES \
+	LIVE_REBIND_PER LIVE_REBIND_WRITES)
 
 npass=0
 nfail=0

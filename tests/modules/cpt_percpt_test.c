@@ -604,7 +604,7 @@ static int pool_restart(struct cptab *tab, int per, bool per_cpu)
 	pool = ts;
 	pool_per_cpt = per;
 	pool_per_cpu = per_cpu;
-	pool_parts = cptab_number(tab);
+	WRITE_ONCE(pool_parts, cptab_number(tab));
 	pool_threads = per ? pool_size(tab, per, per_cpu) : 0;
 	return 0;
 }
@@ -616,7 +616,7 @@ static int pool_write(const char *val, bool per_cpu)
 	int ret;
 
 	ret = kstrtouint(val, 0, &n);
-	if (ret || n > 8)
+	if (ret || n > 1024)
 		return -EINVAL;
 	tab = cpt_get();
 	mutex_lock(&pool_lock);
@@ -920,6 +920,12 @@ static int pool_notify(struct notifier_block *nb, unsigned long action,
 {
 	struct cptab *tab = data;
 
+	/*
+	 * Nothing to do for the same count: do not wait for a pool being
+	 * started (tests/live/guest-rebind.sh times sysctl writes then).
+	 */
+	if (READ_ONCE(pool_parts) == cptab_number(tab))
+		return NOTIFY_OK;
 	mutex_lock(&pool_lock);
 	if (pool && cptab_number(tab) != pool_parts &&
 	    pool_restart(tab, pool_per_cpt, pool_per_cpu))
