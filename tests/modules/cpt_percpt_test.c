@@ -601,7 +601,7 @@ static int pool_restart(struct cptab *tab, int per, bool per_cpu)
 			return PTR_ERR(ts);
 	}
 	cpt_threads_stop(pool);
-	pool = ts;
+	WRITE_ONCE(pool, ts);
 	pool_per_cpt = per;
 	pool_per_cpu = per_cpu;
 	WRITE_ONCE(pool_parts, cptab_number(tab));
@@ -921,10 +921,11 @@ static int pool_notify(struct notifier_block *nb, unsigned long action,
 	struct cptab *tab = data;
 
 	/*
-	 * Nothing to do for the same count: do not wait for a pool being
-	 * started (tests/live/guest-rebind.sh times sysctl writes then).
+	 * Nothing to do for the same count, or before the first pool: do not
+	 * wait for a pool being started (tests/live/guest-rebind.sh times
+	 * sysctl writes then).
 	 */
-	if (READ_ONCE(pool_parts) == cptab_number(tab))
+	if (!READ_ONCE(pool) || READ_ONCE(pool_parts) == cptab_number(tab))
 		return NOTIFY_OK;
 	mutex_lock(&pool_lock);
 	if (pool && cptab_number(tab) != pool_parts &&
