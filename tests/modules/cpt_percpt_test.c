@@ -826,7 +826,15 @@ static struct task_struct *binders[BINDERS_MAX];
 static int nr_binders;
 static atomic_long_t bind_calls, bind_ok, bind_refused, bind_outside;
 static int bind_first_cpu = -1, bind_first_cpt = -1;
-static DEFINE_SPINLOCK(bind_spin);
+/*
+ * One spinlock_t per binder, never contended: its unlock still ends in
+ * migrate_enable() on PREEMPT_RT, but no binder sleeps on the lock with
+ * migration disabled.  With one lock shared by all, 5.10-rt BUGed in
+ * sched_cpu_dying() under a loaded host with the binds under the hotplug
+ * lock too: a migrate-disabled task woken onto the dying CPU, which that
+ * kernel allows (is_cpu_allowed()), whoever set its affinity.
+ */
+static spinlock_t bind_spin[BINDERS_MAX];
 
 /* After a bind that returned 0: is current on a CPU of its own mask? */
 static void binder_check(int cpt)
@@ -844,7 +852,7 @@ static void binder_check(int cpt)
 
 static int binder_fn(void *arg)
 {
-	int cpt = (long)arg, n;
+	int id = (long)arg, cpt = id, n;
 
 	while (!kthread_should_stop()) {
 		n = cpt_number();
@@ -854,8 +862,8 @@ static int binder_fn(void *arg)
 			binder_check(cpt);
 		else
 			atomic_long_inc(&bind_refused);
-		spin_lock(&bind_spin);
-		spin_unlock(&bind_spin);
+		spin_lock(&bind_spin[id]);
+		spin_unlock(&bind_spin[id]);
 		usleep_range(200, 400);
 	}
 	return 0;
@@ -885,6 +893,7 @@ static int binders_set(const char *val, const struct kernel_param *kp)
 	WRITE_ONCE(bind_first_cpu, -1);
 	WRITE_ONCE(bind_first_cpt, -1);
 	while (nr_binders < n) {
+		spin_lock_init(&bind_spin[nr_binders]);
 		t = kthread_run(binder_fn, (void *)(long)nr_binders,
 				"cpt_binder/%d", nr_binders);
 		if (IS_ERR(t)) {
