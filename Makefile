@@ -82,7 +82,7 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 # time went.
 ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
 CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
-		   'test-kbuild|$(ALL_KERNELS)' 'test-probes|$(ALL_KERNELS)' \
+		   'test-kbuild test-probes|$(ALL_KERNELS)' \
 		   'test-man|-' 'test-install|-' 'test-dkms|6.1 6.12' \
 		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
 		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \

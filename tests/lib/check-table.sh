@@ -6,8 +6,10 @@
 # then prints where the time went: a line per suite with the kernels it
 # ran on, its wall time and its pass/fail counts, and the total.
 #
-#   tests/lib/check-table.sh 'TARGET|KERNELS' ...
+#   tests/lib/check-table.sh 'TARGET...|KERNELS' ...
 #
+# Several targets in one argument run in one make (test-probes needs
+# test-kbuild's builds, which a make of its own would do again).
 # KERNELS is what the Makefile passes (the suite's kernel variable, or
 # "-" for a suite that boots no guest).  A suite's counts are the sum of
 # its summary lines, "[LABEL: ]N passed, N failed" at the start of a line
@@ -37,11 +39,14 @@ tfail=0
 status=0
 t_all=$SECONDS
 for arg; do
-	target=${arg%%|*}
+	targets=${arg%%|*}
 	kernels=${arg#*|}
+	# Targets that share a prerequisite run in one make, as one row.
+	target=${targets// /+}
 	log=$OUT/$target.log
 	t0=$SECONDS
-	"$MAKE" --no-print-directory "$target" 2>&1 | tee "$log"
+	# shellcheck disable=SC2086 # a list of targets
+	"$MAKE" --no-print-directory $targets 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	secs=$((SECONDS - t0))
 	read -r p f < <(suite_counts "$log")
@@ -54,16 +59,16 @@ for arg; do
 	fi
 	tpass=$((tpass + p))
 	tfail=$((tfail + f))
-	rows+=("$(printf '%-14s %-46s %5ss %7s %7s  %s' "$target" "${kernels:--}" \
+	rows+=("$(printf '%-24s %-46s %5ss %7s %7s  %s' "$target" "${kernels:--}" \
 		"$secs" "$p" "$f" "$verdict")")
 done
 
 echo
 echo "=== make check: where the time goes"
-printf '%-14s %-46s %6s %7s %7s\n' suite kernels wall passed failed
+printf '%-24s %-46s %6s %7s %7s\n' suite kernels wall passed failed
 for r in "${rows[@]}"; do
 	echo "$r"
 done
-printf '%-14s %-46s %5ss %7s %7s\n' total "" $((SECONDS - t_all)) "$tpass" "$tfail"
+printf '%-24s %-46s %5ss %7s %7s\n' total "" $((SECONDS - t_all)) "$tpass" "$tfail"
 echo "check: $tpass passed, $tfail failed"
 exit "$status"
