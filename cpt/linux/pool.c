@@ -106,9 +106,9 @@ static int cptk_pool_thread(void *arg)
 
 /*
  * Bind every thread of @ts to its partition in @tab (cptk_pools_lock).  A
- * partition with no online CPU in @tab cannot hold its threads: they stay
- * where the scheduler put them, counted in @unbound and said once in the
- * log.
+ * partition with no online CPU in @tab cannot hold its threads: they run
+ * on the table's other CPUs (cptk_thread_bind()), counted in @unbound and
+ * said once in the log.
  */
 static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab,
 			   int dying)
