@@ -548,13 +548,17 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  *
  * They are mutexes: process context only, sections may sleep, and they
  * are sleeping locks with priority inheritance on PREEMPT_RT as anywhere
- * else.  Lockdep sees one class per cpt_lock_alloc() call site for the
- * partition locks and one for the outer mutex; the exclusive mode takes
- * the partition locks with mutex_lock_nest_lock() under the outer one, so
+ * else.  Each struct cpt_lock has two lockdep classes of its own, one for
+ * its partition locks and one for its outer mutex, whatever the call site
+ * that made it: two locks made by one helper can be held together (in
+ * one order, as lockdep then checks), and what lockdep learnt of a freed
+ * lock does not carry over to the next one.  The exclusive mode takes the
+ * partition locks with mutex_lock_nest_lock() under the outer one, so
  * that lockdep counts them as one held lock whatever the count (up to
  * 256, beyond its 8 subclasses and 48 held locks).  A thread holds at most
  * one partition's lock of one struct cpt_lock at a time, or the exclusive
- * mode; never a partition's lock inside the exclusive mode.
+ * mode; never a partition's lock inside the exclusive mode of the same
+ * struct cpt_lock.
  *
  * The count is fixed by the table the lock was made for, as for
  * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
@@ -570,12 +574,16 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  * struct cpt_lock - a lock per partition and an exclusive mode
  * @part: one struct cpt_lock_part per partition, on its node
  * @excl: the outer mutex of the exclusive mode
+ * @part_key: lockdep class of the partition locks (empty without lockdep)
+ * @excl_key: lockdep class of @excl
  *
  * Read-only for the consumer, through the functions below.
  */
 struct cpt_lock {
 	struct cpt_percpt *part;
 	struct mutex excl;
+	struct lock_class_key part_key;
+	struct lock_class_key excl_key;
 };
 
 /**
@@ -589,29 +597,22 @@ struct cpt_lock_part {
 	struct mutex mutex;
 };
 
-struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
-				  struct lock_class_key *part_key,
-				  struct lock_class_key *excl_key);
-
 /**
  * cpt_lock_alloc() - make a lock per partition of a table
  * @tab: a held table; the lock gets cptab_number(@tab) partitions
- *
- * A macro, so that each call site has its own lockdep classes.
  *
  * Context: process context, may sleep.
  * Return: the lock, to free with cpt_lock_free(); ERR_PTR(-EINVAL) when
  * @tab is NULL, ERR_PTR(-ENOMEM).
  */
-#define cpt_lock_alloc(tab) ({						\
-	static struct lock_class_key __cpt_part_key, __cpt_excl_key;	\
-									\
-	__cpt_lock_alloc((tab), &__cpt_part_key, &__cpt_excl_key);	\
-})
+struct cpt_lock *cpt_lock_alloc(const struct cptab *tab);
 
 /**
  * cpt_lock_free() - free a lock nobody holds
  * @lk: from cpt_lock_alloc(), or NULL or an ERR_PTR (nothing is done)
+ *
+ * Context: process context, may sleep (with lockdep, it waits for RCU
+ * grace periods).
  */
 void cpt_lock_free(struct cpt_lock *lk);
 

@@ -88,9 +88,15 @@ static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
 	return &part->mutex;
 }
 
-struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
-				  struct lock_class_key *part_key,
-				  struct lock_class_key *excl_key)
+/*
+ * Each lock has lockdep classes of its own, keyed by keys inside it: a
+ * consumer that moves data from a lock to its successor holds both in
+ * the exclusive mode, and locks made at one call site (a helper, or one
+ * site across table changes) would otherwise share a class, which lockdep
+ * reports as recursive locking.  A key must live in dynamic memory and be
+ * registered before the mutexes that use it are initialised.
+ */
+struct cpt_lock *cpt_lock_alloc(const struct cptab *tab)
 {
 	size_t size = roundup_pow_of_two(max_t(size_t, L1_CACHE_BYTES,
 					       sizeof(struct cpt_lock_part)));
@@ -111,12 +117,14 @@ struct cpt_lock *__cpt_lock_alloc(const struct cptab *tab,
 		kfree(lk);
 		return ERR_PTR(-ENOMEM);
 	}
-	__mutex_init(&lk->excl, "cpt_lock_exclusive", excl_key);
+	lockdep_register_key(&lk->excl_key);
+	lockdep_register_key(&lk->part_key);
+	__mutex_init(&lk->excl, "cpt_lock_exclusive", &lk->excl_key);
 	cpt_percpt_for_each(part, cpt, lk->part)
-		__mutex_init(&part->mutex, "cpt_lock_partition", part_key);
+		__mutex_init(&part->mutex, "cpt_lock_partition", &lk->part_key);
 	return lk;
 }
-CPTK_EXPORT(__cpt_lock_alloc);
+CPTK_EXPORT(cpt_lock_alloc);
 
 void cpt_lock_free(struct cpt_lock *lk)
 {
@@ -128,6 +136,9 @@ void cpt_lock_free(struct cpt_lock *lk)
 	cpt_percpt_for_each(part, cpt, lk->part)
 		mutex_destroy(&part->mutex);
 	mutex_destroy(&lk->excl);
+	/* Each waits for an RCU grace period: lockdep's readers of the key. */
+	lockdep_unregister_key(&lk->part_key);
+	lockdep_unregister_key(&lk->excl_key);
 	cpt_percpt_free(lk->part);
 	kfree(lk);
 }

@@ -31,6 +31,9 @@
 #            offline/online cycles: no thread outside its mask, no WARN
 #   rebind   -smp 8 (not by default: a measurement): how long sysctl writes
 #            wait while a 4096-thread pool starts, and under a hotplug loop
+#   locks    -smp 64, one partition per CPU, slub_debug=FZPU
+#            panic_on_warn=1: the lock tests under lockdep (the debug
+#            kernels); locks240 the same at 240 CPUs (not by default)
 #   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
 #            notification holds the table (the test build fault/cpt.ko),
 #            then offline/rmmod/online/insmod cycles under busy loops
@@ -61,6 +64,8 @@ unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
 percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
 bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|600
 rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
+locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1|900
+locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1|1800
 '
 
 while [ $# -gt 0 ]; do

@@ -22,9 +22,15 @@
  * names it as cpt + count, which must take the same lock), and two
  * threads take the exclusive mode (CPT_ANY).  Each holder checks that no
  * one it should exclude is inside, and bumps a plain (racy unless
- * excluded) counter of its partition.  Answers a line "part CPT NODE
- * aligned|unaligned" per partition lock, then "loops=N excl=N
- * violations=N lost=N" (lost: counter updates that did not add up).
+ * excluded) counter of its partition.  Answers "nodes NODE..." (each
+ * partition lock's node), "aligned=A/N" (the locks alone in their cache
+ * line), then "loops=N excl=N violations=N lost=N" (lost: counter updates
+ * that did not add up).
+ *
+ * Reading .../lock_pair makes two locks in one helper (one call site),
+ * holds both in the exclusive mode, frees the first, makes another in its
+ * place and holds the pair in the other order; answers "PASS parts=N".
+ * Under lockdep (the debug kernels), a report fails the guest.
  *
  * Writing N to .../pool starts a cpt_threads_start() pool of N threads per
  * partition (0 stops it); a notifier starts a new pool when a table with
@@ -203,7 +209,8 @@ static uint lock_ms = 1000;
 module_param(lock_ms, uint, 0644);
 MODULE_PARM_DESC(lock_ms, "lock: duration of the exclusion test");
 
-#define LK_MAX_PARTS	64
+/* The partitions a table may have (cpt accepts 256, as Lustre does). */
+#define LK_MAX_PARTS	256
 
 /* What the lock test's threads share. */
 struct lock_test {
@@ -312,20 +319,24 @@ static int lock_run(struct lock_test *t, struct lock_thread *th, int nth)
 	return ret;
 }
 
-/* Each partition's lock: its node, and alone in its cache line. */
+/*
+ * Each partition's lock: "nodes N..." (the node of each, in partition
+ * order) and "aligned=A/N" (how many are alone in their cache line).  Two
+ * lines, not one per lock: 256 of those would not fit in a page.
+ */
 static int lock_parts(char *buf, int len, struct cpt_lock *lk)
 {
 	struct cpt_lock_part *part;
-	int cpt;
+	int cpt, aligned = 0;
 
-	cpt_percpt_for_each(part, cpt, lk->part)
-		len += sysfs_emit_at(buf, len, "part %d %d %s\n", cpt,
-				     mem_node(part, 0),
-				     IS_ALIGNED((unsigned long)part,
-						L1_CACHE_BYTES) &&
-				     ksize(part) >= L1_CACHE_BYTES ?
-				     "aligned" : "unaligned");
-	return len;
+	len += sysfs_emit_at(buf, len, "nodes");
+	cpt_percpt_for_each(part, cpt, lk->part) {
+		len += sysfs_emit_at(buf, len, " %d", mem_node(part, 0));
+		aligned += IS_ALIGNED((unsigned long)part, L1_CACHE_BYTES) &&
+			   ksize(part) >= L1_CACHE_BYTES;
+	}
+	return len + sysfs_emit_at(buf, len, "\naligned=%d/%d\n", aligned,
+				   cpt_lock_number(lk));
 }
 
 static int lock_get(char *buf, const struct kernel_param *kp)
@@ -376,6 +387,59 @@ static const struct kernel_param_ops lock_ops = {
 };
 module_param_cb(lock, &lock_ops, NULL, 0444);
 MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
+
+/*
+ * The lock pair test (reading .../lock_pair): a consumer that moves its
+ * data from one struct cpt_lock to its successor holds both in the
+ * exclusive mode.  Both come from one helper, so one call site: lockdep
+ * must see two locks, not one taken twice.  Then the other order, after
+ * the first is freed and another made in its place.
+ */
+static struct cpt_lock *pair_alloc(struct cptab *tab)
+{
+	return cpt_lock_alloc(tab);
+}
+
+static void pair_hold(struct cpt_lock *a, struct cpt_lock *b)
+{
+	cpt_lock(a, CPT_ANY);
+	cpt_lock(b, CPT_ANY);
+	cpt_unlock(b, CPT_ANY);
+	cpt_unlock(a, CPT_ANY);
+}
+
+static int lock_pair_get(char *buf, const struct kernel_param *kp)
+{
+	struct cpt_lock *old, *new;
+	struct cptab *tab;
+	int n, ret;
+
+	tab = cpt_get();
+	n = cptab_number(tab);
+	old = pair_alloc(tab);
+	new = pair_alloc(tab);
+	ret = IS_ERR(old) ? PTR_ERR(old) : IS_ERR(new) ? PTR_ERR(new) : 0;
+	if (!ret) {
+		pair_hold(old, new);
+		cpt_lock_free(old);
+		old = pair_alloc(tab);
+		ret = PTR_ERR_OR_ZERO(old);
+	}
+	if (!ret)
+		pair_hold(new, old);
+	cpt_lock_free(old);
+	cpt_lock_free(new);
+	cpt_put(tab);
+	if (ret)
+		return sysfs_emit(buf, "FAIL: cpt_lock_alloc(): error %d\n", ret);
+	return sysfs_emit(buf, "PASS parts=%d\n", n);
+}
+
+static const struct kernel_param_ops lock_pair_ops = {
+	.get = lock_pair_get,
+};
+module_param_cb(lock_pair, &lock_pair_ops, NULL, 0400);
+MODULE_PARM_DESC(lock_pair, "read: two locks of one call site held exclusively together");
 
 static DEFINE_MUTEX(keep_lock);
 static struct cpt_percpt *keep_pc;
