@@ -36,9 +36,10 @@ CORE_SRC	 = $(CPT_CORE_SRC)
 CORE_HDR	 = $(CPT_CORE_HDR)
 # What a kbuild run of cpt.ko needs (scripts/stage-tree copies it): DKMS,
 # the kbuild test and the VM builds.  The test modules come along where a
-# build has CPT_TEST_MODULES=m.
+# build has CPT_TEST_MODULES=m.  dkms.conf is there for its version, which
+# Kbuild reads.
 STAGE		 = scripts/stage-tree
-STAGE_MODULE	 = Kbuild cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
+STAGE_MODULE	 = Kbuild dkms.conf cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
 		   $(CPT_FAULT_SRC) $(CPT_CORE_HDR) $(wildcard cpt/linux/*.h) \
 		   $(wildcard cpt/linux/probes/*) include/cpt.h
 STAGE_TESTMODS	 = $(wildcard tests/modules/Kbuild tests/modules/*.c tests/modules/*.h)

@@ -45,7 +45,7 @@ DEPMOD		?= depmod
 # tests/modules comes along because Kbuild names it (obj-$(CPT_TEST_MODULES))
 # and kbuild's clean, which DKMS runs, visits it; it is not built.  The top
 # Makefile is left out: it includes the test fragments.
-DKMS_FILES	 = dkms.conf $(STAGE_MODULE) $(STAGE_TESTMODS)
+DKMS_FILES	 = $(STAGE_MODULE) $(STAGE_TESTMODS)
 DKMS_SRCDIR	 = $(DESTDIR)/usr/src/cpt-$(CPT_VERSION)
 # Kernels to install for: every one whose headers are installed.
 DKMS_KERNELS	?= $(shell for b in /lib/modules/*/build; do \

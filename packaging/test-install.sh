@@ -20,7 +20,10 @@
 #   man8/cpt-plan.8.gz; usr/sbin/cpt-plan that runs; no other file;
 #   an edited etc/modprobe.d/cpt.conf survives a second install;
 #   /lib/modules, /etc, /usr/sbin, /usr/share/man, /usr/share/doc and the
-#   kernel headers are the same before and after.
+#   kernel headers are the same before and after;
+#   the copy is as clean after the build as before (`git status` in it
+#   shows nothing): what the build writes is ignored by .gitignore, since
+#   a package build starts from such a tree.
 # Then, as root where mount namespaces and overlayfs are available, a
 # relative DESTDIR, as a user types it: kbuild runs modules_install from
 # KDIR, so a relative INSTALL_MOD_PATH lands next to the kernel headers
@@ -99,6 +102,16 @@ else
 	finish
 fi
 
+# The copy becomes a repository of its own, every file committed, so that
+# `git status` after the build names exactly what the build left that
+# .gitignore does not cover.
+gitq() { git -C "$src" -c user.name=test -c user.email=test@invalid "$@"; }
+clean_check=0
+if command -v git >/dev/null && gitq init -q && gitq add -A &&
+	gitq commit -q -m copy; then
+	clean_check=1
+fi
+
 # The host's state: names, types, sizes and times.
 snapshot() {
 	for d in /lib/modules /etc/modprobe.d /etc/sysctl.d /usr/share/doc/cpt; do
@@ -119,6 +132,14 @@ if make -C "$src" --no-print-directory install DESTDIR="$dest" \
 else
 	fail "make install (log: $log):"
 	tail -n 30 "$log"
+fi
+
+if [ "$clean_check" = 1 ]; then
+	dirty=$(gitq status --porcelain)
+	[ -z "$dirty" ] && pass "tree clean after the build (git status shows nothing)" ||
+		fail "the build left files that .gitignore does not cover:" "$dirty"
+else
+	skip "tree clean after the build (no git)"
 fi
 
 # The module and depmod's index, in DESTDIR only.
