@@ -67,7 +67,7 @@ PKG_DEPMOD = rel=$$(modinfo -F vermagic cpt.ko | cut -d' ' -f1) && \
 	PATH="$$PATH:/sbin:/usr/sbin" $(DEPMOD) -b '$(or $(abspath $(INSTALL_MOD_PATH)),/)' "$$rel"
 
 .PHONY: dkms-install dkms-uninstall install-extras uninstall-extras \
-	test-dkms test-install test-man
+	test-dkms test-install test-man deb rpm test-pkg
 
 dkms-install:
 	@test -n "$(CPT_VERSION)" || { echo "dkms-install: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
@@ -146,3 +146,12 @@ test-install:
 
 test-man: scripts/cpt-plan
 	@sh packaging/test-man.sh scripts/cpt-plan $(PKG_MAN)
+
+# The packages, each built from a copy of the tree (packaging/build-pkg.sh).
+PKG_OUT		 = build/pkg
+
+deb:
+	@sh packaging/build-pkg.sh deb $(PKG_OUT) $(CPT_VERSION)
+
+rpm:
+	@sh packaging/build-pkg.sh rpm $(PKG_OUT) $(CPT_VERSION)

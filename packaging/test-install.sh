@@ -84,17 +84,7 @@ export TMPDIR="$out/tmp"
 
 # The copy: what git would commit (tracked or untracked, not ignored), or
 # without git everything but build outputs.
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$top" ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar -C "$top" --null -T - -cf - | tar -C "$src" -xf -
-else
-	tar -C "$top" --exclude-vcs --exclude=./build --exclude='*.o' \
-		--exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude=Module.symvers \
-		--exclude=modules.order --exclude=./scripts/cpt-plan -cf - . |
-		tar -C "$src" -xf -
-fi
+tree_copy "$top" "$src"
 if [ -f "$src/Makefile" ] && [ -f "$src/packaging/pkg.mk" ]; then
 	pass "copied the tree to ${src#"$top"/}"
 else
