@@ -25,6 +25,17 @@
 #   make test-man          render both man pages, fail on any warning; run
 #                          their cpt-plan examples; check that they name every
 #                          parameter, /proc file, errno, option, exit status
+#   make deb               the Debian source and binary packages (debian/:
+#                          cpt-dkms, cpt-tools), dpkg-buildpackage -us -uc in
+#                          a copy of the tree, into build/pkg/deb
+#   make rpm               the same from packaging/rpm/cpt.spec with rpmbuild,
+#                          into build/pkg/rpm/{RPMS,SRPMS}
+#   make test-pkg          both built, linted (lintian, rpmlint), compared
+#                          file for file, the RPMs installed into an empty
+#                          root, the .debs installed with apt, for a second
+#                          kernel too, and purged in an overlay of the
+#                          bookworm chroot of scripts/install-deps; the
+#                          module DKMS built there loaded in a 6.1 guest
 #
 # No test changes /lib/modules, /var/lib/dkms, /usr/src or /etc: the tests
 # compare them before and after.  Each prints PASS/FAIL/SKIP lines and
@@ -155,3 +166,11 @@ deb:
 
 rpm:
 	@sh packaging/build-pkg.sh rpm $(PKG_OUT) $(CPT_VERSION)
+
+# Both packages built, linted, compared and installed in the bookworm
+# chroot of scripts/install-deps for Debian's 6.1 and then 6.12, and the
+# module DKMS built for 6.1 loaded in a guest (packaging/test-pkg.sh).
+PKG_TEST_RELS	 = $(or $(KREL_61),missing-release-6.1) $(or $(KREL_612),missing-release-6.12)
+
+test-pkg:
+	@sh packaging/test-pkg.sh $(PKG_OUT) $(CPT_VERSION) $(PKG_TEST_RELS)
