@@ -293,7 +293,7 @@ rpm_files() {
 for p in cpt-dkms cpt-tools; do
 	if [ $p = cpt-dkms ]; then d=$ddkms r=$rdkms; else d=$dtools r=$rtools; fi
 	n=$(dpkg-deb -c "$d" | grep -c -E " \./usr/share/doc/$p/(copyright|changelog\.gz)$")
-	m=$(rpm -qlp "$r" 2>/dev/null | grep -c "^/usr/share/licenses/$p[^/]*/COPYING$")
+	m=$(rpm -qlp "$r" 2>/dev/null | grep -c "^/usr/share/licenses/${p}[^/]*/COPYING$")
 	[ "$n" = 2 ] && [ "$m" = 1 ] &&
 		pass "$p: Debian's copyright and changelog, RPM's COPYING" ||
 		fail "$p: $n of Debian's copyright and changelog, $m RPM COPYING"

@@ -41,6 +41,7 @@ tree_copy() {
 	mkdir -p "$2" || return 1
 	if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		# A file deleted but not yet committed is listed and missing.
+		# shellcheck disable=SC2016 # $f is the inner shell's
 		(cd "$1" && git ls-files -z --cached --others --exclude-standard |
 			xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh |
 			tar --null -T - -cf -) | tar -C "$2" -xf -
