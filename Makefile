@@ -6,8 +6,11 @@
 #   make tools      build scripts/cpt-plan
 #   make run        install what is missing, build, boot the seed topology
 #   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 5.10, 6.1, 6.12,
-#                   7.x and their rt), man, install, dkms, VM matrix, bad parameters,
-#                   live tuning, unload under hotplug, short soak
+#                   7.x and their rt), man, install, dkms, packages, VM matrix,
+#                   bad parameters, live tuning, unload under hotplug, short soak
+#   make deb        the Debian packages cpt-dkms and cpt-tools (build/pkg/deb)
+#   make rpm        the same as RPMs (build/pkg/rpm/RPMS)
+#   make test-pkg   both built, linted, installed in a chroot and in a guest
 #
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -36,9 +39,10 @@ CORE_SRC	 = $(CPT_CORE_SRC)
 CORE_HDR	 = $(CPT_CORE_HDR)
 # What a kbuild run of cpt.ko needs (scripts/stage-tree copies it): DKMS,
 # the kbuild test and the VM builds.  The test modules come along where a
-# build has CPT_TEST_MODULES=m.
+# build has CPT_TEST_MODULES=m.  dkms.conf is there for its version, which
+# Kbuild reads.
 STAGE		 = scripts/stage-tree
-STAGE_MODULE	 = Kbuild cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
+STAGE_MODULE	 = Kbuild dkms.conf cpt/sources.mk $(CPT_CORE_SRC) $(CPT_LINUX_SRC) \
 		   $(CPT_FAULT_SRC) $(CPT_CORE_HDR) $(wildcard cpt/linux/*.h) \
 		   $(wildcard cpt/linux/probes/*) include/cpt.h
 STAGE_TESTMODS	 = $(wildcard tests/modules/Kbuild tests/modules/*.c tests/modules/*.h)
@@ -84,6 +88,7 @@ ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
 CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-kbuild test-probes|$(ALL_KERNELS)' \
 		   'test-man|-' 'test-install|-' 'test-dkms|6.1 6.12' \
+		   'test-pkg|6.1 6.12' \
 		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
 		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
 		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \

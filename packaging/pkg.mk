@@ -25,6 +25,17 @@
 #   make test-man          render both man pages, fail on any warning; run
 #                          their cpt-plan examples; check that they name every
 #                          parameter, /proc file, errno, option, exit status
+#   make deb               the Debian source and binary packages (debian/:
+#                          cpt-dkms, cpt-tools), dpkg-buildpackage -us -uc in
+#                          a copy of the tree, into build/pkg/deb
+#   make rpm               the same from packaging/rpm/cpt.spec with rpmbuild,
+#                          into build/pkg/rpm/{RPMS,SRPMS}
+#   make test-pkg          both built, linted (lintian, rpmlint), compared
+#                          file for file, the RPMs installed into an empty
+#                          root, the .debs installed with apt, for a second
+#                          kernel too, and purged in an overlay of the
+#                          bookworm chroot of scripts/install-deps; the
+#                          module DKMS built there loaded in a 6.1 guest
 #
 # No test changes /lib/modules, /var/lib/dkms, /usr/src or /etc: the tests
 # compare them before and after.  Each prints PASS/FAIL/SKIP lines and
@@ -45,7 +56,7 @@ DEPMOD		?= depmod
 # tests/modules comes along because Kbuild names it (obj-$(CPT_TEST_MODULES))
 # and kbuild's clean, which DKMS runs, visits it; it is not built.  The top
 # Makefile is left out: it includes the test fragments.
-DKMS_FILES	 = dkms.conf $(STAGE_MODULE) $(STAGE_TESTMODS)
+DKMS_FILES	 = $(STAGE_MODULE) $(STAGE_TESTMODS)
 DKMS_SRCDIR	 = $(DESTDIR)/usr/src/cpt-$(CPT_VERSION)
 # Kernels to install for: every one whose headers are installed.
 DKMS_KERNELS	?= $(shell for b in /lib/modules/*/build; do \
@@ -67,7 +78,7 @@ PKG_DEPMOD = rel=$$(modinfo -F vermagic cpt.ko | cut -d' ' -f1) && \
 	PATH="$$PATH:/sbin:/usr/sbin" $(DEPMOD) -b '$(or $(abspath $(INSTALL_MOD_PATH)),/)' "$$rel"
 
 .PHONY: dkms-install dkms-uninstall install-extras uninstall-extras \
-	test-dkms test-install test-man
+	test-dkms test-install test-man deb rpm test-pkg
 
 dkms-install:
 	@test -n "$(CPT_VERSION)" || { echo "dkms-install: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
@@ -146,3 +157,20 @@ test-install:
 
 test-man: scripts/cpt-plan
 	@sh packaging/test-man.sh scripts/cpt-plan $(PKG_MAN)
+
+# The packages, each built from a copy of the tree (packaging/build-pkg.sh).
+PKG_OUT		 = build/pkg
+
+deb:
+	@sh packaging/build-pkg.sh deb $(PKG_OUT) $(CPT_VERSION)
+
+rpm:
+	@sh packaging/build-pkg.sh rpm $(PKG_OUT) $(CPT_VERSION)
+
+# Both packages built, linted, compared and installed in the bookworm
+# chroot of scripts/install-deps for Debian's 6.1 and then 6.12, and the
+# module DKMS built for 6.1 loaded in a guest (packaging/test-pkg.sh).
+PKG_TEST_RELS	 = $(or $(KREL_61),missing-release-6.1) $(or $(KREL_612),missing-release-6.12)
+
+test-pkg:
+	@sh packaging/test-pkg.sh $(PKG_OUT) $(CPT_VERSION) $(PKG_TEST_RELS)

@@ -20,7 +20,10 @@
 #   man8/cpt-plan.8.gz; usr/sbin/cpt-plan that runs; no other file;
 #   an edited etc/modprobe.d/cpt.conf survives a second install;
 #   /lib/modules, /etc, /usr/sbin, /usr/share/man, /usr/share/doc and the
-#   kernel headers are the same before and after.
+#   kernel headers are the same before and after;
+#   the copy is as clean after the build as before (`git status` in it
+#   shows nothing): what the build writes is ignored by .gitignore, since
+#   a package build starts from such a tree.
 # Then, as root where mount namespaces and overlayfs are available, a
 # relative DESTDIR, as a user types it: kbuild runs modules_install from
 # KDIR, so a relative INSTALL_MOD_PATH lands next to the kernel headers
@@ -81,22 +84,22 @@ export TMPDIR="$out/tmp"
 
 # The copy: what git would commit (tracked or untracked, not ignored), or
 # without git everything but build outputs.
-if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$top" ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar -C "$top" --null -T - -cf - | tar -C "$src" -xf -
-else
-	tar -C "$top" --exclude-vcs --exclude=./build --exclude='*.o' \
-		--exclude='*.ko' --exclude='*.cmd' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude=Module.symvers \
-		--exclude=modules.order --exclude=./scripts/cpt-plan -cf - . |
-		tar -C "$src" -xf -
-fi
+tree_copy "$top" "$src"
 if [ -f "$src/Makefile" ] && [ -f "$src/packaging/pkg.mk" ]; then
 	pass "copied the tree to ${src#"$top"/}"
 else
 	fail "copy of the tree in $src incomplete"
 	finish
+fi
+
+# The copy becomes a repository of its own, every file committed, so that
+# `git status` after the build names exactly what the build left that
+# .gitignore does not cover.
+gitq() { git -C "$src" -c user.name=test -c user.email=test@invalid "$@"; }
+clean_check=0
+if command -v git >/dev/null && gitq init -q && gitq add -A &&
+	gitq commit -q -m copy; then
+	clean_check=1
 fi
 
 # The host's state: names, types, sizes and times.
@@ -119,6 +122,14 @@ if make -C "$src" --no-print-directory install DESTDIR="$dest" \
 else
 	fail "make install (log: $log):"
 	tail -n 30 "$log"
+fi
+
+if [ "$clean_check" = 1 ]; then
+	dirty=$(gitq status --porcelain)
+	[ -z "$dirty" ] && pass "tree clean after the build (git status shows nothing)" ||
+		fail "the build left files that .gitignore does not cover:" "$dirty"
+else
+	skip "tree clean after the build (no git)"
 fi
 
 # The module and depmod's index, in DESTDIR only.

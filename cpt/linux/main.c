@@ -228,3 +228,4 @@ module_exit(cptk_exit);
 
 MODULE_DESCRIPTION("CPU partition table: NUMA, L3 and core aware CPU partitions for other modules");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CPT_VERSION);
