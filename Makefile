@@ -92,7 +92,8 @@ CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
 		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
 		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \
-		   'test-unload|$(UNLOAD_KERNELS)' 'test-soak|$(SOAK_KERNELS)'
+		   'test-unload|$(UNLOAD_KERNELS)' 'test-soak|$(SOAK_KERNELS)' \
+		   'test-debug|$(DEBUG_KERNELS)'
 check:
 	@tests/lib/check-table.sh $(CHECK_SUITES)
 

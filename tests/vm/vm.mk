@@ -88,5 +88,5 @@ test-vm: vm-ko build/cpt-plan.static
 # make run: install-deps first, so that the releases exist before vm-run
 # resolves KERNEL; vm-run builds cpt.ko and cpt-plan itself.
 run:
-	scripts/install-deps $(filter 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt,$(KERNEL))
+	scripts/install-deps $(filter 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt debug debug-rt,$(KERNEL))
 	$(VM_RUN) --kernel $(KERNEL) --smp $(TOPOLOGY)$(if $(NODES), --nodes $(call vm_sq,$(NODES)))$(if $(DIST), --dist $(call vm_sq,$(DIST))) --timeout 900 -- $(call vm_sq,./guest-run.sh $(ARGS))
