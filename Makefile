@@ -7,7 +7,8 @@
 #   make run        install what is missing, build, boot the seed topology
 #   make check      every test: unit, fuzz, tool, kbuild (W=1 C=1: 5.10, 6.1, 6.12,
 #                   7.x and their rt), man, install, dkms, packages, VM matrix,
-#                   bad parameters, live tuning, unload under hotplug, short soak
+#                   bad parameters, live tuning, unload under hotplug, short soak,
+#                   the service helpers on the debug kernels (test-debug)
 #   make deb        the Debian packages cpt-dkms and cpt-tools (build/pkg/deb)
 #   make rpm        the same as RPMs (build/pkg/rpm/RPMS)
 #   make test-pkg   both built, linted, installed in a chroot and in a guest
