@@ -13,12 +13,17 @@
 #   make test-unload UNLOAD_KERNELS=6.1
 #   make test-percpt                        the service helpers, 7 kernels
 #   make test-percpt PERCPT_KERNELS=6.1-rt
-#   make test-bind                          binds under hotplug, 4 kernels
+#   make test-bind                          binds under hotplug, 3 kernels
+#   make test-onecpu                        the kernel alone (no cpt.ko): per-CPU
+#                                           works across their CPU's offline
 #
 # About 6 minutes on a 2-core host; logs in build/live/.
 
 LIVE_KERNELS	?= 6.1 6.12
 LIVE_SCENARIOS	?= maxcpus tuning seed
+# Guests at a time in test-live and test-unload: two suit a 2-core host.
+LIVE_JOBS	?= 2
+UNLOAD_JOBS	?= 2
 
 # make test-percpt: the service helpers' guest test (guest-percpt.sh) on
 # every kernel, two guests at a time (30 to 45 s a guest here).  The 6.1
@@ -29,9 +34,12 @@ PERCPT_JOBS	?= 2
 
 # make test-bind: threads bound by the kernel's rules (guest-bind.sh), on
 # the kernels whose scheduler reports a bind that raced an offline (the
-# PREEMPT_RT ones WARN in affine_move_task(), 5.10 BUGs and 6.x WARN in
-# sched_cpu_dying()), two guests at a time.
-BIND_KERNELS	?= 5.10-rt 6.1-rt 6.12 newest-rt
+# PREEMPT_RT ones WARN in affine_move_task(), 6.x WARN in
+# sched_cpu_dying()), two guests at a time.  Not 5.10-rt: its own
+# workqueue BUGs in sched_cpu_dying() under the same offline loop with
+# cpt never loaded (make test-onecpu, README "Kernel bugs seen"), so a
+# BUG there says nothing about cpt; BIND_KERNELS=5.10-rt still runs it.
+BIND_KERNELS	?= 6.1-rt 6.12 newest-rt
 BIND_JOBS	?= 2
 
 # make test-debug: the suites that exercise locks, lifetimes and threads,
@@ -51,7 +59,17 @@ DEBUG_JOBS	?= 2
 DEBUG_ENV	 = LIVE_CYCLES=200 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=30 \
 		   LIVE_BIND_FAULT=10 LIVE_BIND_CYCLES=30
 
-.PHONY: test-live test-unload test-percpt test-bind test-debug
+.PHONY: test-live test-unload test-percpt test-bind test-debug test-onecpu
+
+# make test-onecpu: the kernel alone, cpt.ko never loaded
+# (guest-onecpu.sh): per-CPU works queued on a CPU while it goes offline,
+# so that its pool creates workers bound to it.  Not in make check: it is a proof about kernels, not a
+# test of cpt, and 5.10-rt is expected to fail it (its scheduler lacks
+# upstream's 5.11 fix; README, "Kernel bugs seen").
+ONECPU_KERNELS	?= 5.10-rt 6.1-rt
+test-onecpu: build/cpt-plan.static
+	@$(call ko_kernels,$(ONECPU_KERNELS))
+	@LIVE_JOBS=2 tests/live/run.sh --scenarios onecpu $(ONECPU_KERNELS)
 
 # make test-unload: the unload scenario on every kernel (6.1-rt too),
 # with 120 offline/rmmod/online/insmod cycles each (about a second each
@@ -61,11 +79,11 @@ UNLOAD_KERNELS	?= 6.1 6.12 6.1-rt
 UNLOAD_CYCLES	?= 120
 test-unload: build/cpt-plan.static
 	@$(call ko_kernels,$(UNLOAD_KERNELS))
-	@LIVE_UNLOAD_CYCLES=$(UNLOAD_CYCLES) tests/live/run.sh --scenarios unload $(UNLOAD_KERNELS)
+	@LIVE_UNLOAD_CYCLES=$(UNLOAD_CYCLES) LIVE_JOBS=$(UNLOAD_JOBS) tests/live/run.sh --scenarios unload $(UNLOAD_KERNELS)
 
 test-live: build/cpt-plan.static
 	@$(call ko_kernels,$(LIVE_KERNELS))
-	@tests/live/run.sh --scenarios '$(LIVE_SCENARIOS)' $(LIVE_KERNELS)
+	@LIVE_JOBS=$(LIVE_JOBS) tests/live/run.sh --scenarios '$(LIVE_SCENARIOS)' $(LIVE_KERNELS)
 
 test-percpt: build/cpt-plan.static
 	@$(call ko_kernels,$(PERCPT_KERNELS))

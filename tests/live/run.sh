@@ -34,6 +34,9 @@
 #   locks    -smp 64, one partition per CPU, slub_debug=FZPU
 #            panic_on_warn=1: the lock tests under lockdep (the debug
 #            kernels); locks240 the same at 240 CPUs (not by default)
+#   onecpu   -smp 8 (not by default: a proof about the kernel), cpt.ko
+#            never loaded: per-CPU works queued on a CPU across its
+#            offline (tests/modules/cpt_onecpu_test.c)
 #   unload   -smp 4, slub_debug=FZPU panic_on_warn=1: rmmod while a
 #            notification holds the table (the test build fault/cpt.ko),
 #            then offline/rmmod/online/insmod cycles under busy loops
@@ -66,6 +69,7 @@ bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|600
 rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
 locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1|900
 locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1|1800
+onecpu|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|240
 '
 
 while [ $# -gt 0 ]; do
@@ -83,7 +87,7 @@ mkdir -p "$OUT"
 # Settings of the host passed on to the guest scripts.
 env=$(suite_env LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES \
 	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES \
-	LIVE_REBIND_PER LIVE_REBIND_WRITES)
+	LIVE_REBIND_PER LIVE_REBIND_WRITES LIVE_ONECPU_CYCLES)
 
 npass=0
 nfail=0

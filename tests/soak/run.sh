@@ -5,8 +5,8 @@
 #
 #   tests/soak/run.sh [--cycles N] [--seconds S] [--tag NAME] [KERNEL...]
 #
-# For each kernel (6.1, 6.12 and 6.1-rt by default), one after the other,
-# boots scripts/vm-run --no-build (cpt.ko and the test modules must be
+# For each kernel (6.1, 6.12 and 6.1-rt by default), SOAK_JOBS (default
+# 1) at a time, boots scripts/vm-run --no-build (cpt.ko and the test modules must be
 # built: make ko KREL=...; make soak and make test-soak do it) on 8 CPUs,
 # 2 sockets of 2 cores x 2 threads, nodes 0-3 and 4-7 at distance 21,
 # with slub_debug=FZPU (so that slab counts are exact and a use after
@@ -61,12 +61,18 @@ status=0
 nfail=0
 t_all=$(date +%s)
 : >"$OUT/summaries"
+# Boot every guest, SOAK_JOBS (default 1) at a time, then read the logs.
 for k in $kernels; do
-	log=$OUT/$tag-$k.log
-	suite_boot "$log" --kernel "$k" --smp 8,sockets=2,cores=2,threads=2 \
+	SUITE_JOBS=${SOAK_JOBS:-1} suite_start "$OUT/$tag-$k.log" \
+		--kernel "$k" --smp 8,sockets=2,cores=2,threads=2 \
 		--nodes '0-3;4-7' --dist 0-1=21 \
 		--append 'slub_debug=FZPU panic_on_warn=1' --timeout "$limit" -- \
 		"$env./guest-soak.sh"
+done
+suite_wait
+for k in $kernels; do
+	log=$OUT/$tag-$k.log
+	suite_result "$log"
 	line=$(grep '^soak: kernel=' "$log" | tail -n 1)
 	if [ -n "$line" ]; then
 		echo "$line" >>"$OUT/summaries"

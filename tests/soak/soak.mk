@@ -19,6 +19,8 @@ SOAK_CYCLES	?= 500
 SOAK_SECONDS	?= 300
 TEST_SOAK_CYCLES ?= 60
 TEST_SOAK_SECONDS ?= 20
+# make test-soak boots its guests two at a time (make soak: one).
+TEST_SOAK_JOBS	?= 2
 
 .PHONY: soak test-soak soak-ko
 
@@ -29,5 +31,5 @@ soak: soak-ko
 	@tests/soak/run.sh --cycles $(SOAK_CYCLES) --seconds $(SOAK_SECONDS) $(SOAK_KERNELS)
 
 test-soak: soak-ko
-	@SOAK_NOISE=0 tests/soak/run.sh --tag test-soak --cycles $(TEST_SOAK_CYCLES) \
+	@SOAK_NOISE=0 SOAK_JOBS=$(TEST_SOAK_JOBS) tests/soak/run.sh --tag test-soak --cycles $(TEST_SOAK_CYCLES) \
 		--seconds $(TEST_SOAK_SECONDS) $(SOAK_KERNELS)
