@@ -51,6 +51,11 @@ lookups() {
 section "inline lookups on $(ncpus) CPUs, 2 nodes"
 check "insmod cpt.ko npartitions=2" insmod cpt.ko npartitions=2
 check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
+# A read of these starts threads, allocates or holds locks: root only.
+for _p in lookup mem lock lock_pair worker pool_since bind_fixed; do
+	same "parameter $_p is 0400" \
+		"$(stat -c %a /sys/module/cpt_percpt_test/parameters/$_p)" 400
+done
 # Hand-written: one partition per node.
 same "npartitions=2: the table" "$(table)" "$(printf '0\t: 0 1 2 3\n1\t: 4 5 6 7')"
 lookups "npartitions=2" 2

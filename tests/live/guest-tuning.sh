@@ -24,6 +24,8 @@ check "insmod cpt.ko" insmod cpt.ko
 FRESH=$(table)
 same "table at load = cpt-plan" "$FRESH" "$(plan)"
 check "insmod cpt_live_consumer.ko" insmod cpt_live_consumer.ko
+# Its read holds a lock for 300 ms and more, which stalls notifications.
+same "verify is 0400" "$(stat -c %a $LC)" 400
 verify_consumer "at load"
 
 # ---------------------------------------------------------------------------

@@ -93,7 +93,11 @@ test-bind: build/cpt-plan.static
 	@$(call ko_kernels,$(BIND_KERNELS))
 	@LIVE_JOBS=$(BIND_JOBS) tests/live/run.sh --scenarios bind $(BIND_KERNELS)
 
+# Then the harness itself: a planted lock-order inversion must fail a
+# debug guest with lockdep's report (tests/live/harness-lockdep.sh).
 test-debug: build/cpt-plan.static
 	@$(call ko_kernels,$(DEBUG_KERNELS))
-	@$(DEBUG_ENV) LIVE_JOBS=$(DEBUG_JOBS) tests/live/run.sh \
-		--scenarios '$(DEBUG_SCENARIOS)' $(DEBUG_KERNELS)
+	@st=0; $(DEBUG_ENV) LIVE_JOBS=$(DEBUG_JOBS) tests/live/run.sh \
+		--scenarios '$(DEBUG_SCENARIOS)' $(DEBUG_KERNELS) || st=1; \
+	tests/live/harness-lockdep.sh $(firstword $(DEBUG_KERNELS)) || st=1; \
+	exit $$st

@@ -348,7 +348,7 @@ static int verify_get(char *buffer, const struct kernel_param *kp)
 static const struct kernel_param_ops verify_ops = {
 	.get = verify_get,
 };
-module_param_cb(verify, &verify_ops, NULL, 0444);
+module_param_cb(verify, &verify_ops, NULL, 0400);
 MODULE_PARM_DESC(verify, "read: check the consumer, answer PASS or FAIL");
 
 static int __init lc_init(void)

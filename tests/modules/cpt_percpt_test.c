@@ -141,7 +141,7 @@ static int lookup_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops lookup_ops = {
 	.get = lookup_get,
 };
-module_param_cb(lookup, &lookup_ops, NULL, 0444);
+module_param_cb(lookup, &lookup_ops, NULL, 0400);
 MODULE_PARM_DESC(lookup, "read: the lookups on every online CPU");
 
 /* The node of the page that holds byte @off of @obj. */
@@ -202,7 +202,7 @@ static int mem_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops mem_ops = {
 	.get = mem_get,
 };
-module_param_cb(mem, &mem_ops, NULL, 0444);
+module_param_cb(mem, &mem_ops, NULL, 0400);
 MODULE_PARM_DESC(mem, "read: place, check and free per-partition objects");
 
 static uint lock_ms = 1000;
@@ -385,7 +385,7 @@ out:
 static const struct kernel_param_ops lock_ops = {
 	.get = lock_get,
 };
-module_param_cb(lock, &lock_ops, NULL, 0444);
+module_param_cb(lock, &lock_ops, NULL, 0400);
 MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
 
 /*
@@ -440,6 +440,47 @@ static const struct kernel_param_ops lock_pair_ops = {
 };
 module_param_cb(lock_pair, &lock_pair_ops, NULL, 0400);
 MODULE_PARM_DESC(lock_pair, "read: two locks of one call site held exclusively together");
+
+/*
+ * A planted lock-order inversion, for the debug kernels' harness test
+ * (tests/live/harness-lockdep.sh): partition 0 of lock A then of lock B,
+ * then B before A.  Nothing deadlocks (one thread), but lockdep, which
+ * gives each lock its own classes, must report a circular dependency, and
+ * the guest must fail on it.  Never written by the suites that must pass.
+ */
+static int lock_invert_set(const char *val, const struct kernel_param *kp)
+{
+	struct cpt_lock *a, *b;
+	struct cptab *tab;
+	int ret;
+
+	if (!sysfs_streq(val, "1"))
+		return -EINVAL;
+	tab = cpt_get();
+	a = cpt_lock_alloc(tab);
+	b = cpt_lock_alloc(tab);
+	ret = IS_ERR(a) ? PTR_ERR(a) : PTR_ERR_OR_ZERO(b);
+	if (!ret) {
+		cpt_lock(a, 0);
+		cpt_lock(b, 0);
+		cpt_unlock(b, 0);
+		cpt_unlock(a, 0);
+		cpt_lock(b, 0);
+		cpt_lock(a, 0);
+		cpt_unlock(a, 0);
+		cpt_unlock(b, 0);
+	}
+	cpt_lock_free(b);
+	cpt_lock_free(a);
+	cpt_put(tab);
+	return ret;
+}
+
+static const struct kernel_param_ops lock_invert_ops = {
+	.set = lock_invert_set,
+};
+module_param_cb(lock_invert, &lock_invert_ops, NULL, 0200);
+MODULE_PARM_DESC(lock_invert, "write 1: take two locks in both orders (a planted lockdep report)");
 
 static DEFINE_MUTEX(keep_lock);
 static struct cpt_percpt *keep_pc;
@@ -616,7 +657,7 @@ static int worker_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops worker_ops = {
 	.get = worker_get,
 };
-module_param_cb(worker, &worker_ops, NULL, 0444);
+module_param_cb(worker, &worker_ops, NULL, 0400);
 MODULE_PARM_DESC(worker, "read: the test of cpt_workers_start()");
 
 /* The pool and what its threads saw (pool_lock). */
@@ -785,7 +826,7 @@ static int pool_since_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops pool_since_ops = {
 	.get = pool_since_get,
 };
-module_param_cb(pool_since, &pool_since_ops, NULL, 0444);
+module_param_cb(pool_since, &pool_since_ops, NULL, 0400);
 MODULE_PARM_DESC(pool_since, "read: check where the pool ran since the last read of pool");
 
 static const struct kernel_param_ops pool_cpus_ops = {
@@ -880,7 +921,7 @@ static int bind_fixed_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops bind_fixed_ops = {
 	.get = bind_fixed_get,
 };
-module_param_cb(bind_fixed, &bind_fixed_ops, NULL, 0444);
+module_param_cb(bind_fixed, &bind_fixed_ops, NULL, 0400);
 MODULE_PARM_DESC(bind_fixed, "read: cpt_bind_current() from a system_wq work and a bound kthread");
 
 /* Self-binding threads under hotplug (binders). */

@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/live/harness-lockdep.sh [KERNEL]: the debug kernels' harness can
+# fail (part of make test-debug).  One guest of KERNEL (default debug)
+# loads cpt.ko and cpt_percpt_test.ko and writes lock_invert, which takes
+# partition 0 of two cpt locks in both orders (a planted inversion, in no
+# other suite).  scripts/vm-run must fail that guest with lockdep's
+# report: status 123 (the command passed, the kernel log did not) and the
+# report shown.  A harness that hid lockdep's reports fails this.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
+k=${1:-debug}
+OUT=build/live
+mkdir -p "$OUT"
+log=$OUT/$k-harness-lockdep.log
+t0=$(date +%s)
+scripts/vm-run --no-build --kernel "$k" --smp 2 --timeout 300 -- \
+	'insmod cpt.ko && insmod cpt_percpt_test.ko &&
+	 echo 1 >/sys/module/cpt_percpt_test/parameters/lock_invert &&
+	 echo INVERT-DONE' >"$log" 2>&1
+rc=$?
+check "$k: the planted inversion ran in the guest" grep -q '^INVERT-DONE' "$log"
+check "$k: vm-run fails the guest on the kernel log (status $rc)" [ "$rc" = 123 ]
+check "$k: lockdep's report is shown" \
+	grep -q 'WARNING: possible circular locking dependency detected' "$log"
+check "$k: vm-run says why it failed" grep -q 'vm-run: FAIL: kernel log problem' "$log"
+echo "harness-lockdep: $k in $(($(date +%s) - t0))s, log $log"
+report_summary "harness-lockdep:"
