@@ -332,7 +332,15 @@ DECLARE_PER_CPU(int, cpt_cpu_partition);
  * notification.  So between the publication and the notification,
  * cpt_current() may answer from the old table or from the new one (each
  * CPU switches once, and never back), and may disagree with cpt_number()
- * or cpt_of_cpu(), which answer from the new one.  The callbacks of
+ * or cpt_of_cpu(), which answer from the new one.  Nothing orders the
+ * per-CPU value against the table pointer for a reader: on a weakly
+ * ordered CPU (arm64, POWER) a caller may also see cpt_current() answer
+ * from the new table while cpt_number() still answers from the old one.
+ * Only the notification orders them (queue_work() orders the writes
+ * before the work): code that synchronizes with a callback of
+ * cpt_register_notifier() for a table (takes a lock the callback took,
+ * or reads with acquire what it published) then sees cpt_current()
+ * answer from that table or a later one.  The callbacks of
  * cpt_register_notifier() run after every CPU has switched, and a sysctl
  * write returns after them.  Hotplug replacements keep the partition of
  * every placed CPU, so for them both answers agree.  A consumer whose
