@@ -8,6 +8,7 @@
  * tests/fixtures a partition's CPUs are runs of siblings anyway.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,39 +27,61 @@ static int dec_len(int v)
 	return n;
 }
 
-/* Length of the item for ids[i..j], an arithmetic run. */
-static int item_len(const int *ids, int i, int j)
+/* Length of the item of the run first, first + step, ..., last. */
+static int run_len(int first, int last, int step)
 {
-	int step;
-
-	if (i == j)
-		return dec_len(ids[i]);
-	step = ids[i + 1] - ids[i];
-	return dec_len(ids[i]) + 1 + dec_len(ids[j]) +
+	if (first == last)
+		return dec_len(first);
+	return dec_len(first) + 1 + dec_len(last) +
 	       (step > 1 ? 1 + dec_len(step) : 0);
 }
 
+/* Length of what follows a run that ends at index j: ",..." or nothing. */
+static int rest_len(int n, const int *best, int j)
+{
+	return j + 1 < n ? 1 + best[j + 1] : 0;
+}
+
+/* Ends the first run of ids[i..] at j, if that is shorter. */
+static void try_cut(const int *ids, int n, int *best, int *cut, int i, int j)
+{
+	int step = j > i ? ids[i + 1] - ids[i] : 1;
+	int len = run_len(ids[i], ids[j], step) + rest_len(n, best, j);
+
+	if (len < best[i]) {
+		best[i] = len;
+		cut[i] = j;
+	}
+}
+
 /*
- * best[i]: the shortest text for ids[i..n-1]; cut[i]: the last index of
- * its first item.  An item may only be a run of equal steps, and a run
- * of two is never shorter than its two numbers, so j stops at the first
- * change of step.
+ * best[i]: the shortest text for ids[i..n-1] cut into runs of equal steps;
+ * cut[i]: the last index of its first run, the lowest of the shortest.  A
+ * run from i goes on while its steps equal ids[i + 1] - ids[i].  Past two
+ * CPUs, the length of the run's item is a part that depends on i alone
+ * plus dec_len() of its last CPU, so of the ends j >= i + 2 the best is
+ * the one of least dec_len(ids[j]) + rest_len(j): min_j, kept as i goes
+ * down a run.  Linear time: trying each end took 0.13 s for the one
+ * partition of -n 1 on 8192 CPUs.
  */
 static void plan_cuts(const int *ids, int n, int *best, int *cut)
 {
-	for (int i = n - 1; i >= 0; i--) {
-		best[i] = -1;
-		for (int j = i; j < n; j++) {
-			int len;
+	int min_j = -1;
 
-			if (j > i + 1 && ids[j] - ids[j - 1] != ids[i + 1] - ids[i])
-				break;
-			len = item_len(ids, i, j) + (j + 1 < n ? 1 + best[j + 1] : 0);
-			if (best[i] < 0 || len < best[i]) {
-				best[i] = len;
-				cut[i] = j;
-			}
+	for (int i = n - 1; i >= 0; i--) {
+		best[i] = INT_MAX;
+		try_cut(ids, n, best, cut, i, i);
+		if (i + 1 < n)
+			try_cut(ids, n, best, cut, i, i + 1);
+		if (i + 2 >= n || ids[i + 2] - ids[i + 1] != ids[i + 1] - ids[i]) {
+			min_j = -1;	/* no run of three from i */
+			continue;
 		}
+		if (min_j < 0 ||
+		    dec_len(ids[i + 2]) + rest_len(n, best, i + 2) <=
+		    dec_len(ids[min_j]) + rest_len(n, best, min_j))
+			min_j = i + 2;
+		try_cut(ids, n, best, cut, i, min_j);
 	}
 }
 
