@@ -254,6 +254,9 @@ expect "power9: pattern N" $E/power9.N - --lscpu $P9 --pattern N
 expect "power9: pattern N 0[8] 1[0]" $E/power9.N-swap - --lscpu $P9 --pattern 'N 0[8] 1[0]'
 fails "power9: node 1 has no CPU" 1 "$PAT" --lscpu $P9 --pattern 'N 0[1]'
 
+echo "== Xeon Phi 7250 (68 cores, SMT4, siblings i + 68k, no L3)"
+expect "phi-7250: default, 34 partitions of two cores" $E/phi-7250.default - --lscpu $F/xeon-phi-7250.lscpu
+
 echo "== Intel i9-12900K hybrid (8 P-cores x2, 8 E-cores)"
 expect "hybrid: default, 8 partitions of 2 cores" $E/hybrid.default - --lscpu $HYB
 expect "hybrid: -n 3 (6,5,5 cores)" $E/hybrid.n3 - --lscpu $HYB -n 3
