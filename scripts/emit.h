@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A planned table written back as a cpu_pattern of CPU lists only
- * ("0[0-1,24-25] 1[2-3,26-27] ..."), the grammar that both cpt and
- * Lustre's libcfs read, so that either builds exactly this table.
+ * ("0[0-1,24-25] 1[2-3,26-27] ...", "0[0-204/68,1-205/68] ..."), the
+ * grammar that both cpt and Lustre's libcfs read, so that either builds
+ * exactly this table.
  */
 #ifndef CPT_EMIT_H
 #define CPT_EMIT_H

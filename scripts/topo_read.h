@@ -30,6 +30,11 @@
  * devices/system/node/{possible,online}, nodeN/{cpulist,distance}, and
  * devices/system/cpu/{isolated,nohz_full} (optional), whose online CPUs
  * are flagged isolated (struct cplan_cpu), as the module leaves them out.
+ * A siblings list, a package's CPU list (topology/package_cpus_list or
+ * core_siblings_list) and an L3's shared_cpu_list are read once, for
+ * the first CPU they name, and taken for every online CPU they name,
+ * whose own files are not read; where the lists read disagree, every
+ * CPU's own files are read (topo_sysfs.c, struct cpu_cover).
  * Returns 0 and stores a topology to free with cplan_topo_free(), or a
  * negative errno with a one-line message naming the file in @errbuf.
  */

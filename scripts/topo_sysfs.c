@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,63 +51,6 @@ static char *xasprintf(const char *fmt, ...)
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
-}
-
-/*
- * Read a (small) whole file into a malloc'd NUL-terminated string with
- * trailing blanks stripped.  Returns 0 or a negative errno.
- */
-static int read_file(const char *path, char **out)
-{
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int ret = 0;
-
-	*out = NULL;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t n;
-
-		if (cap - len < 2) {
-			size_t ncap = cap ? cap * 2 : 256;
-			char *nbuf;
-
-			if (ncap > (64u << 20)) {	/* not a sysfs attribute */
-				ret = -EFBIG;
-				break;
-			}
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0) {
-			if (ferror(f))
-				ret = -EIO;
-			break;
-		}
-	}
-	(void)fclose(f);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[len] = '\0';
-	if (strlen(buf) != len) {
-		free(buf);
-		return -EINVAL;		/* embedded NUL: not a text file */
-	}
-	rstrip(buf);
-	*out = buf;
-	return 0;
 }
 
 /*
@@ -199,10 +143,22 @@ struct id_max {
 /* Reading one file                                                    */
 /* ------------------------------------------------------------------ */
 
+struct cpu_cover;
+
+/* Where the CPUs' files are, under the root. */
+#define CPU_DIR		"devices/system/cpu/"
+
 struct sysfs_ctx {
 	const char *root;	/* without trailing '/' ("" for "/") */
 	char *errbuf;
 	size_t errlen;
+	const struct cplan_topo *topo;
+	struct cpu_cover *cover;	/* NULL: each CPU's own files (sys_cpus) */
+	int cpu_dir;		/* root/CPU_DIR, or -1 */
+	char *path;		/* the file read last: root, '/', its name */
+	size_t path_cap;
+	char *text;		/* its text */
+	size_t text_cap;
 };
 
 static int sys_nomem(struct sysfs_ctx *sx)
@@ -221,6 +177,126 @@ typedef int sys_parse_fn(struct sysfs_ctx *sx, const char *path,
 /* Whether a missing file is an error or just -ENOENT, reported quietly. */
 enum sys_need { SYS_OPTIONAL, SYS_REQUIRED };
 
+/*
+ * Set sx->path to root/rel, rel printf-formatted.  One buffer serves
+ * every file: thousands of them are read on big machines.
+ */
+static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
+{
+	size_t head = strlen(sx->root) + 1;
+	size_t room = sx->path_cap > head ? sx->path_cap - head : 0;
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(room ? sx->path + head : NULL, room, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return -ENOMEM;
+	if ((size_t)n < room)
+		return 0;
+	free(sx->path);
+	sx->path_cap = head + (size_t)n + 64;
+	sx->path = malloc(sx->path_cap);
+	if (!sx->path) {
+		sx->path_cap = 0;
+		return -ENOMEM;
+	}
+	memcpy(sx->path, sx->root, head - 1);
+	sx->path[head - 1] = '/';
+	(void)vsnprintf(sx->path + head, sx->path_cap - head, fmt, ap);
+	return 0;
+}
+
+/* Room for at least two more bytes of text after @len. */
+static int sys_text_room(struct sysfs_ctx *sx, size_t len)
+{
+	size_t cap = sx->text_cap ? sx->text_cap * 2 : 4096;
+	char *text;
+
+	if (sx->text_cap - len >= 2)
+		return 0;
+	if (cap > (64u << 20))		/* not a sysfs attribute */
+		return -EFBIG;
+	text = realloc(sx->text, cap);
+	if (!text)
+		return -ENOMEM;
+	sx->text = text;
+	sx->text_cap = cap;
+	return 0;
+}
+
+/*
+ * Did a read of @n bytes, @room asked, reach the end of the file?  It
+ * saves a read per file: a read that returns less than asked ends a
+ * regular file, and a sysfs file too when it is less than a page (sysfs
+ * hands out a page at a time, at most).
+ */
+static bool end_of_text(ssize_t n, size_t room)
+{
+	return (size_t)n < room && n < 4096;
+}
+
+/*
+ * Open sx->path.  Files under devices/system/cpu are opened from that
+ * directory: a path walk of 3 names instead of 7 or more, which is most
+ * of an open's cost in a directory of thousands of CPUs.
+ */
+static int sys_open(const struct sysfs_ctx *sx)
+{
+	const char *rel = sx->path + strlen(sx->root) + 1;
+	size_t n = strlen(CPU_DIR);
+
+	if (sx->cpu_dir >= 0 && !strncmp(rel, CPU_DIR, n))
+		return openat(sx->cpu_dir, rel + n, O_RDONLY | O_CLOEXEC);
+	return open(sx->path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * Read the file sx->path whole into sx->text, NUL-terminated, with
+ * trailing blanks stripped.  Returns 0 or a negative errno (-EIO for a
+ * failed read, -EINVAL for an embedded NUL: not a text file).
+ */
+static int sys_read_text(struct sysfs_ctx *sx)
+{
+	size_t len = 0;
+	int fd, ret = 0;
+
+	fd = sys_open(sx);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		size_t room;
+		ssize_t n;
+
+		ret = sys_text_room(sx, len);
+		if (ret)
+			break;
+		room = sx->text_cap - len - 1;
+		n = read(fd, sx->text + len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -EIO;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (end_of_text(n, room))
+			break;
+	}
+	(void)close(fd);
+	if (ret)
+		return ret;
+	sx->text[len] = '\0';
+	if (strlen(sx->text) != len)
+		return -EINVAL;
+	rstrip(sx->text);
+	return 0;
+}
+
 /* Read root/rel (rel printf-formatted) and hand its text to @parse. */
 static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 		     sys_parse_fn *parse, void *out, const char *fmt, ...)
@@ -229,27 +305,21 @@ static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 		     sys_parse_fn *parse, void *out, const char *fmt, ...)
 {
-	char *rel, *path, *text;
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	rel = xvasprintf(fmt, ap);
+	ret = sys_path(sx, fmt, ap);
 	va_end(ap);
-	path = rel ? xasprintf("%s/%s", sx->root, rel) : NULL;
-	free(rel);
-	if (!path)
-		return sys_nomem(sx);
-	ret = read_file(path, &text);
+	if (!ret)
+		ret = sys_read_text(sx);
 	if (ret == -ENOMEM)
 		sys_nomem(sx);
 	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
-		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s", path,
-			strerror(-ret));
+		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s",
+			sx->path, strerror(-ret));
 	else if (!ret)
-		ret = parse(sx, path, text, out);
-	free(text);
-	free(path);
+		ret = parse(sx, sx->path, sx->text, out);
 	return ret;
 }
 
@@ -482,18 +552,161 @@ static int sys_nodes(struct sysfs_ctx *sx, struct cplan_topo *topo,
 /* CPUs                                                                */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Each CPU's own files are 8 opens and reads, 65 000 at 8192 CPUs: most
+ * of what cpt-plan --sysfs costs.  But a siblings list, a package's CPU
+ * list and an L3's shared_cpu_list name all the CPUs they hold, and the
+ * kernel gives each of those CPUs the same list.  So the first pass
+ * ("shared", sx->cover set) takes a list read for one CPU as the list
+ * of every online CPU it names, and reads no more of their files for
+ * it: one siblings list per core, one L3 walk per L3 domain, two files
+ * per package.  Lists that disagree (a CPU named by two lists, or by a
+ * list read for a lower CPU, a list without its own CPU), a bad file or
+ * any other failure end that pass, and a second one reads every CPU's
+ * own files, as cpt-plan always did: such trees give what each CPU's
+ * files say, and the error of the first bad file.  A CPU covered by
+ * another's list is taken at that list's word: its own files are never
+ * read, so they cannot disagree.
+ */
+#define COVER_NONE	LONG_MIN
+
+struct cpu_cover {
+	long *pkg;	/* each CPU's package, from a package CPU list */
+	long *core;	/* its raw core key, from a siblings list */
+	long *llc;	/* its raw L3 key, from a shared_cpu_list */
+};
+
+static void cover_free(struct cpu_cover *cv)
+{
+	free(cv->pkg);
+	free(cv->core);
+	free(cv->llc);
+}
+
+static int cover_alloc(struct cpu_cover *cv, int nr_cpus)
+{
+	cv->pkg = malloc((size_t)nr_cpus * sizeof(long));
+	cv->core = malloc((size_t)nr_cpus * sizeof(long));
+	cv->llc = malloc((size_t)nr_cpus * sizeof(long));
+	if (!cv->pkg || !cv->core || !cv->llc) {
+		cover_free(cv);
+		return -ENOMEM;
+	}
+	for (int c = 0; c < nr_cpus; c++)
+		cv->pkg[c] = cv->core[c] = cv->llc[c] = COVER_NONE;
+	return 0;
+}
+
+/* CPU @cpu's list, giving @val to the other online CPUs it names. */
+struct cover_walk {
+	const struct cplan_topo *topo;
+	long *of;
+	long val;
+	int cpu;
+	bool self, clash;
+};
+
+static int cover_cb(int id, void *arg)
+{
+	struct cover_walk *w = arg;
+
+	if (id == w->cpu) {
+		w->self = true;
+	} else if (id < w->topo->nr_cpus && w->topo->cpu[id].online) {
+		/* A lower CPU was read already, without this list. */
+		if (id < w->cpu || w->of[id] != COVER_NONE)
+			w->clash = true;
+		w->of[id] = w->val;
+	}
+	return 0;
+}
+
+/*
+ * Cover the CPUs of @text, CPU @c's list, with @val.  Returns 0, -EAGAIN
+ * when the list disagrees with those read before it, or what list_walk()
+ * returned.
+ */
+static int cover_list(struct sysfs_ctx *sx, const char *text, int c,
+		      long *of, long val)
+{
+	struct cover_walk w = { sx->topo, of, val, c, false, false };
+	int ret = list_walk(text, TOPO_MAX_CPUS, cover_cb, &w);
+
+	if (!ret && (w.clash || !w.self))
+		ret = -EAGAIN;
+	return ret;
+}
+
+/* A CPU list's first CPU, and in the shared pass the CPUs it covers. */
+struct first_cover {
+	int first;
+	int cpu;	/* whose file it is */
+	long *of;	/* NULL: the list is CPU @cpu's only */
+};
+
+static int parse_first_cover(struct sysfs_ctx *sx, const char *path,
+			     const char *text, void *out)
+{
+	struct first_cover *fc = out;
+	int ret = parse_first_cpu(sx, path, text, &fc->first);
+
+	if (!ret && fc->of)
+		ret = cover_list(sx, text, fc->cpu, fc->of, fc->first);
+	return ret;
+}
+
+/* A package's CPU list: its CPUs get the package of the CPU read. */
+struct pkg_cover {
+	int cpu;
+	long pkg;
+};
+
+static int parse_pkg_cover(struct sysfs_ctx *sx, const char *path,
+			   const char *text, void *out)
+{
+	struct pkg_cover *pc = out;
+	int ret = cover_list(sx, text, pc->cpu, sx->cover->pkg, pc->pkg);
+
+	return ret == -EAGAIN ? ret :
+	       ret ? list_err(sx, path, text, ret, "CPU", TOPO_MAX_CPUS) : 0;
+}
+
+/*
+ * The shared pass: give package @pkg of CPU @c to the CPUs of its
+ * package list (package_cpus_list, core_siblings_list before Linux 5.3).
+ * Without either file, each CPU reads its own package.
+ */
+static int sys_cover_package(struct sysfs_ctx *sx, int c, long pkg)
+{
+	static const char *const files[] = { "package_cpus_list",
+					     "core_siblings_list" };
+	struct pkg_cover pc = { c, pkg };
+	int ret = -ENOENT;
+
+	for (size_t i = 0; ret == -ENOENT && i < 2; i++)
+		ret = sys_parse(sx, SYS_OPTIONAL, parse_pkg_cover, &pc,
+				"devices/system/cpu/cpu%d/topology/%s", c,
+				files[i]);
+	return ret == -ENOENT ? 0 : ret;
+}
+
 /* The package of online CPU @c (0 when unknown); -ENOENT is no error. */
 static int sys_package(struct sysfs_ctx *sx, int c, long *pkg)
 {
-	int ret = sys_parse(sx, SYS_OPTIONAL, parse_number, pkg,
-			    "devices/system/cpu/cpu%d/topology/physical_package_id",
-			    c);
+	int ret;
 
+	if (sx->cover && sx->cover->pkg[c] != COVER_NONE) {
+		*pkg = sx->cover->pkg[c];
+		return 0;
+	}
+	ret = sys_parse(sx, SYS_OPTIONAL, parse_number, pkg,
+			"devices/system/cpu/cpu%d/topology/physical_package_id",
+			c);
 	if (ret && ret != -ENOENT)
 		return ret;
 	if (ret || *pkg < 0)
 		*pkg = 0;
-	return 0;
+	return sx->cover ? sys_cover_package(sx, c, *pkg) : 0;
 }
 
 /*
@@ -503,14 +716,19 @@ static int sys_package(struct sysfs_ctx *sx, int c, long *pkg)
 static int sys_core_key(struct sysfs_ctx *sx, int c, long pkg,
 			struct cpu_group_key *key)
 {
+	struct first_cover fc = { -1, c, sx->cover ? sx->cover->core : NULL };
 	long core_id;
-	int first, ret;
+	int ret;
 
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_first_cpu, &first,
+	if (fc.of && fc.of[c] != COVER_NONE) {
+		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.of[c], c };
+		return 0;
+	}
+	ret = sys_parse(sx, SYS_OPTIONAL, parse_first_cover, &fc,
 			"devices/system/cpu/cpu%d/topology/thread_siblings_list",
 			c);
 	if (!ret) {
-		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, first, c };
+		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.first, c };
 		return 0;
 	}
 	if (ret != -ENOENT)
@@ -525,38 +743,52 @@ static int sys_core_key(struct sysfs_ctx *sx, int c, long pkg,
 }
 
 /*
- * The raw L3 key of CPU @c: the first CPU sharing its unified level-3
- * cache.  *has_llc is false when sysfs lists no such cache.
+ * The first CPU sharing CPU @c's unified level-3 cache, into *first: the
+ * first such cache of cache/index0, index1, ...  -ENOENT when sysfs
+ * lists none.
  */
-static int sys_llc_key(struct sysfs_ctx *sx, int c, struct cpu_group_key *key,
-		       bool *has_llc)
+static int sys_llc_first(struct sysfs_ctx *sx, int c, struct first_cover *fc)
 {
-	*has_llc = false;
 	for (int k = 0;; k++) {
 		bool unified;
 		long level;
-		int first, ret;
+		int ret;
 
 		ret = sys_parse(sx, SYS_OPTIONAL, parse_number, &level,
 				"devices/system/cpu/cpu%d/cache/index%d/level", c, k);
 		if (ret)
-			return ret == -ENOENT ? 0 : ret;
+			return ret;
 		if (level != 3)
 			continue;
 		ret = sys_parse(sx, SYS_OPTIONAL, parse_is_unified, &unified,
 				"devices/system/cpu/cpu%d/cache/index%d/type", c, k);
 		if (ret == -ENOENT || (!ret && !unified))
 			continue;
-		if (!ret)
-			ret = sys_parse(sx, SYS_REQUIRED, parse_first_cpu, &first,
-					"devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-					c, k);
-		if (ret)
-			return ret;
-		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, first, c };
-		*has_llc = true;
-		return 0;
+		return ret ? ret :
+		       sys_parse(sx, SYS_REQUIRED, parse_first_cover, fc,
+				 "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+				 c, k);
 	}
+}
+
+/*
+ * The raw L3 key of CPU @c: the first CPU sharing its unified level-3
+ * cache.  *has_llc is false when sysfs lists no such cache.
+ */
+static int sys_llc_key(struct sysfs_ctx *sx, int c, struct cpu_group_key *key,
+		       bool *has_llc)
+{
+	struct first_cover fc = { -1, c, sx->cover ? sx->cover->llc : NULL };
+	int ret = 0;
+
+	if (fc.of && fc.of[c] != COVER_NONE)
+		fc.first = (int)fc.of[c];
+	else
+		ret = sys_llc_first(sx, c, &fc);
+	*has_llc = !ret;
+	if (!ret)
+		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.first, c };
+	return ret == -ENOENT ? 0 : ret;
 }
 
 /* The package, core key and L3 key of online CPU @c. */
@@ -574,9 +806,8 @@ static int sys_cpu(struct sysfs_ctx *sx, struct cplan_topo *topo, int c,
 	return ret ? ret : sys_llc_key(sx, c, llc, has_llc);
 }
 
-/* Package, core and L3 of every online CPU. */
-static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
-		    const bool *online)
+/* Package, core and L3 of every online CPU: one pass (see cpu_cover). */
+static int sys_cpus_pass(struct sysfs_ctx *sx, struct cplan_topo *topo)
 {
 	struct cpu_group_key *cores, *llcs;
 	size_t nr_cores = 0, nr_llcs = 0;
@@ -589,7 +820,7 @@ static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
 	for (int c = 0; !ret && c < topo->nr_cpus; c++) {
 		bool has_llc = false;
 
-		if (!online[c])
+		if (!topo->cpu[c].online)
 			continue;
 		ret = sys_cpu(sx, topo, c, &cores[nr_cores], &llcs[nr_llcs],
 			      &has_llc);
@@ -603,6 +834,25 @@ static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
 	}
 	free(cores);
 	free(llcs);
+	return ret;
+}
+
+/* The shared pass, then, where it failed, every CPU's own files. */
+static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo)
+{
+	struct cpu_cover cv;
+	int ret = cover_alloc(&cv, topo->nr_cpus);
+
+	if (!ret) {
+		sx->cover = &cv;
+		ret = sys_cpus_pass(sx, topo);
+		sx->cover = NULL;
+		cover_free(&cv);
+	}
+	if (ret) {
+		set_err(sx->errbuf, sx->errlen, "%s", "");
+		ret = sys_cpus_pass(sx, topo);
+	}
 	return ret;
 }
 
@@ -814,10 +1064,21 @@ int topo_set_isolated(struct cplan_topo *topo, const char *list,
 	return ret;
 }
 
+/* root/CPU_DIR opened, or -1 (files are then opened by their paths). */
+static int sys_open_cpu_dir(const char *root)
+{
+	char *path = xasprintf("%s/" CPU_DIR, root);
+	int fd = path ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	free(path);
+	return fd;
+}
+
 int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen)
 {
-	struct sysfs_ctx sx = { NULL, errbuf, errlen };
+	struct sysfs_ctx sx = { .errbuf = errbuf, .errlen = errlen,
+				.cpu_dir = -1 };
 	struct cplan_topo *topo = NULL;
 	int nr_cpus = 0, nr_nodes = 0, ret;
 	bool *online = NULL, numa = true;
@@ -832,6 +1093,7 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		return -ENOMEM;
 	}
 	sx.root = dir;
+	sx.cpu_dir = sys_open_cpu_dir(dir);
 	ret = sys_count_cpus(&sx, root, &nr_cpus);
 	if (!ret)
 		ret = sys_count_nodes(&sx, &nr_nodes, &numa);
@@ -843,8 +1105,10 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 	}
 	if (!ret)
 		ret = sys_online_cpus(&sx, topo, online, numa);
-	if (!ret)
-		ret = sys_cpus(&sx, topo, online);
+	if (!ret) {
+		sx.topo = topo;
+		ret = sys_cpus(&sx, topo);
+	}
 	if (!ret)
 		ret = sys_isolated(&sx, topo);
 	if (!ret) {
@@ -853,6 +1117,10 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 	}
 	cplan_topo_free(topo);
 	free(online);
+	if (sx.cpu_dir >= 0)
+		(void)close(sx.cpu_dir);
+	free(sx.path);
+	free(sx.text);
 	free(dir);
 	return ret;
 }

@@ -7,6 +7,9 @@
 #   plan.csv          planner cost on generated topologies: best and median
 #                     time of cplan_make(), callgrind instruction count
 #                     (deterministic), growth per doubling of the CPU count
+#   sysfs.csv         cpt-plan --sysfs against --lscpu on the same generated
+#                     machines, whole process: median and best of 7 runs,
+#                     files opened, tables compared (tests/bench/sysfs-bench.sh)
 #   mem.csv           memory of one table in the kernel, per CPU and per
 #                     partition (model: plan-bench mem, sizes from pahole)
 #   layout.csv        layout quality on tests/fixtures/*.lscpu, default
@@ -27,7 +30,7 @@
 #   summary.txt       everything printed
 #
 # Environment (defaults in brackets):
-#   BENCH_SIZES       CPU counts of the planner benchmark [64 256 1024 4096 8192]
+#   BENCH_SIZES       CPU counts of the planner and --sysfs benchmarks [64 256 1024 4096 8192]
 #   BENCH_KERNEL      guest kernel, 6.1 or 6.12 [6.12]
 #   BENCH_SMP         guest topology (QEMU -smp) [24,sockets=1,cores=12,threads=2]
 #   BENCH_NPARTS      npartitions values in the guest, 0 = default [1 2 3 0 12 24]
@@ -238,6 +241,17 @@ if "$PLAN_BENCH" scale -t 300 $BENCH_SIZES >"$OUT/plan_time.csv"; then
 			f, l, li / fi, l / f, exp(log(li / fi) / (log(l / f) / log(2))) }' "$OUT/plan.csv"
 else
 	fail "plan-bench scale"
+fi
+
+# ---- 1b. cpt-plan --sysfs against --lscpu ---------------------------------------
+section "cpt-plan as a whole process: --sysfs against --lscpu, median of 7 runs"
+echo "  the same machines as a sysfs tree and as lscpu -p output (tests/bench/mktree.sh); opens: files --sysfs opens"
+# shellcheck disable=SC2086
+if CPT_PLAN=$CPT_PLAN BENCH_TREES="$OUT/trees" tests/bench/sysfs-bench.sh $BENCH_SIZES >"$OUT/sysfs.csv"; then
+	table "$OUT/sysfs.csv"
+else
+	table "$OUT/sysfs.csv"
+	fail "sysfs-bench (a table differs between --sysfs and --lscpu, or a run failed)"
 fi
 
 # ---- 2. memory ------------------------------------------------------------------

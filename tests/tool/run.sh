@@ -254,6 +254,9 @@ expect "power9: pattern N" $E/power9.N - --lscpu $P9 --pattern N
 expect "power9: pattern N 0[8] 1[0]" $E/power9.N-swap - --lscpu $P9 --pattern 'N 0[8] 1[0]'
 fails "power9: node 1 has no CPU" 1 "$PAT" --lscpu $P9 --pattern 'N 0[1]'
 
+echo "== Xeon Phi 7250 (68 cores, SMT4, siblings i + 68k, no L3)"
+expect "phi-7250: default, 34 partitions of two cores" $E/phi-7250.default - --lscpu $F/xeon-phi-7250.lscpu
+
 echo "== Intel i9-12900K hybrid (8 P-cores x2, 8 E-cores)"
 expect "hybrid: default, 8 partitions of 2 cores" $E/hybrid.default - --lscpu $HYB
 expect "hybrid: -n 3 (6,5,5 cores)" $E/hybrid.n3 - --lscpu $HYB -n 3
@@ -378,6 +381,87 @@ fails "input: online CPU in no node" 3 ".*online CPU 11 is in no online node" --
 cp -R $S2 "$T/s5"
 printf '0-3,8-11,4\n' >"$T/s5/devices/system/node/node0/cpulist"
 fails "input: CPU in two nodes" 3 ".*CPU 4 is in the cpulist of node 0 and of node 1" --sysfs "$T/s5"
+
+echo "== sysfs: shared lists read once"
+# A siblings list, a package list and an L3 shared_cpu_list are read for
+# the first CPU they name and taken for the others (topo_read.h); lists
+# that disagree send the reader back to each CPU's own files.  tree NAME
+# FILE TEXT [FILE TEXT]...: a copy of 2node-offline, FILEs (under
+# devices/system/cpu/) rewritten.
+tree() {
+	_d=$T/$1
+	shift
+	rm -rf "$_d"
+	cp -R $S2 "$_d"
+	while [ $# -ge 2 ]; do
+		printf '%s\n' "$2" >"$_d/devices/system/cpu/$1"
+		shift 2
+	done
+}
+C0=cpu0/topology/thread_siblings_list
+tree claim $C0 0-1
+expect "shared: cpu0's siblings list claims CPU 1: each CPU's own list decides" $E/2node.default - --sysfs "$T/claim"
+tree lower $C0 0 cpu8/topology/thread_siblings_list 0,8
+expect "shared: cpu8's list names CPU 0, whose list did not name it: own lists" $E/2node.default - --sysfs "$T/lower"
+tree l3 cpu0/cache/index3/shared_cpu_list 0-2,8-10
+expect "shared: L3 lists that disagree: own lists" $E/2node.default - --sysfs "$T/l3"
+tree off cpu5/topology/thread_siblings_list 5,13
+expect "shared: offline CPU 13 in a siblings list is left out" $E/2node.default - --sysfs "$T/off"
+tree pkg
+for c in 0 1 2 3 8 9 10 11; do echo 0-3,8-11 >"$T/pkg/devices/system/cpu/cpu$c/topology/package_cpus_list"; done
+for c in 4 5 6 7 12 14 15; do echo 4-7,12,14-15 >"$T/pkg/devices/system/cpu/cpu$c/topology/package_cpus_list"; done
+expect "shared: package_cpus_list read once per package" $E/2node.default - --sysfs "$T/pkg"
+has "shared: package_cpus_list gives 2 packages" '^  packages:    2$' --sysfs "$T/pkg" --explain
+printf '0-7\n' >"$T/pkg/devices/system/cpu/cpu0/topology/package_cpus_list"
+has "shared: package lists that disagree: each CPU's own package" '^  packages:    2$' --sysfs "$T/pkg" --explain
+printf 'x\n' >"$T/pkg/devices/system/cpu/cpu0/topology/package_cpus_list"
+expect "shared: a malformed package list: each CPU's own package" $E/2node.default - --sysfs "$T/pkg"
+tree noidx3
+rm -r "$T"/noidx3/devices/system/cpu/cpu*/cache/index3
+expect "shared: no cache/index3 (one L3 per node)" $E/2node.default - --sysfs "$T/noidx3"
+has "shared: no cache/index3: explain says L3 unknown" '^  L3 domains:  2 \(L3 unknown: one per node\)$' --sysfs "$T/noidx3" --explain
+tree nosib
+rm "$T"/nosib/devices/system/cpu/cpu*/topology/thread_siblings_list
+expect "shared: no siblings lists (core_id in each package)" $E/2node.default - --sysfs "$T/nosib"
+tree bad0 $C0 0,x
+fails "shared: malformed siblings list of CPU 0" 3 "$T/bad0/devices/system/cpu/$C0:1: malformed CPU list '0,x'" --sysfs "$T/bad0"
+tree badl3 cpu4/cache/index3/shared_cpu_list zz
+fails "shared: malformed L3 list of CPU 4" 3 "$T/badl3/devices/system/cpu/cpu4/cache/index3/shared_cpu_list:1: malformed CPU list 'zz'" --sysfs "$T/badl3"
+tree badpkg cpu3/topology/physical_package_id q
+fails "shared: malformed package id of CPU 3" 3 "$T/badpkg/devices/system/cpu/cpu3/topology/physical_package_id:1: expected a number, got 'q'" --sysfs "$T/badpkg"
+# What reading each list once gives up: CPU 8 is in CPU 0's list, so
+# its own list is not read, and the damage there goes unseen.
+tree bad8 cpu8/topology/thread_siblings_list 8,x
+expect "shared: CPU 8's own list is not read (CPU 0's names it)" $E/2node.default - --sysfs "$T/bad8"
+
+# Big trees (tests/bench/mktree.sh): 1024 CPUs, CPU i and i+512 one core,
+# 16 cores per L3, 64 per node and package: 256 partitions (the cap), 8
+# per L3, partition k = cores 2k and 2k+1.  And the Xeon Phi 7250's
+# shape, SMT4 with siblings i + 68k: the same table as its lscpu fixture.
+if tests/bench/mktree.sh 1024 "$T/big" && tests/bench/mktree.sh 272 "$T/phi" 4 68 68; then
+	awk 'BEGIN { for (k = 0; k < 256; k++)
+		printf "%d\t: %d %d %d %d\n", k, 2 * k, 2 * k + 1, 512 + 2 * k, 513 + 2 * k }' >"$T/big.expected"
+	expect "shared: 1024-CPU tree, default" "$T/big.expected" - --sysfs "$T/big/sysfs"
+	expect "shared: 1024-CPU tree equals its lscpu twin" "$T/big.expected" - --lscpu "$T/big/lscpu"
+	expect "shared: 1024-CPU tree, -n 8: one partition per node" $E/big1024.n8 - --sysfs "$T/big/sysfs" -n 8
+	expect "shared: SMT4 tree (Xeon Phi shape)" $E/phi-7250.default - --sysfs "$T/phi/sysfs"
+	if command -v strace >/dev/null 2>&1; then
+		# One file per core, 6 per L3 walk, 2 per package and node, a
+		# few global ones: 746; reading each CPU's files took 8217.
+		strace -f -qq -e trace=open,openat -o "$T/strace" "$FAST" --sysfs "$T/big/sysfs" >/dev/null 2>&1
+		n=$(grep -c open "$T/strace")
+		if [ "$n" -le $((512 + 6 * 32 + 2 * 8 + 2 * 8 + 16)) ]; then
+			pass "shared: 1024-CPU tree read in $n files (a list per core, L3, package)"
+		else
+			fail "shared: 1024-CPU tree read in $n files (a list per core, L3, package)"
+		fi
+	else
+		skip "shared: strace not installed, files not counted"
+	fi
+else
+	fail "shared: tests/bench/mktree.sh failed"
+fi
+rm -rf "$T/big" "$T/phi"
 
 echo "== usage"
 fails "usage: unknown option" 2 "unknown option '--bogus'" --bogus
