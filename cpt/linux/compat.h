@@ -120,10 +120,11 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
 #elif defined(CPTK_HAVE_GET_LLC_ID)
 	id = get_llc_id(cpu);
 #else
+	id = cpu_data(cpu).apicid;
 	/* An unknown APIC id is BAD_APICID before the shift, not after. */
-	if (shift < 0 || cpu_data(cpu).apicid == BAD_APICID)
+	if (shift < 0 || id == BAD_APICID)
 		return -1;
-	id = cpu_data(cpu).apicid >> shift;
+	id >>= shift;
 #endif
 	/* The kernel's own llc ids are BAD_APICID while unknown. */
 	if (id == BAD_APICID || id > INT_MAX)

@@ -400,12 +400,13 @@ static struct cpt_lock *pair_alloc(struct cptab *tab)
 	return cpt_lock_alloc(tab);
 }
 
-static void pair_hold(struct cpt_lock *a, struct cpt_lock *b)
+/* @cpt of @a, then of @b, then both released (CPT_ANY: the exclusive mode). */
+static void pair_hold(struct cpt_lock *a, struct cpt_lock *b, int cpt)
 {
-	cpt_lock(a, CPT_ANY);
-	cpt_lock(b, CPT_ANY);
-	cpt_unlock(b, CPT_ANY);
-	cpt_unlock(a, CPT_ANY);
+	cpt_lock(a, cpt);
+	cpt_lock(b, cpt);
+	cpt_unlock(b, cpt);
+	cpt_unlock(a, cpt);
 }
 
 static int lock_pair_get(char *buf, const struct kernel_param *kp)
@@ -420,13 +421,13 @@ static int lock_pair_get(char *buf, const struct kernel_param *kp)
 	new = pair_alloc(tab);
 	ret = IS_ERR(old) ? PTR_ERR(old) : IS_ERR(new) ? PTR_ERR(new) : 0;
 	if (!ret) {
-		pair_hold(old, new);
+		pair_hold(old, new, CPT_ANY);
 		cpt_lock_free(old);
 		old = pair_alloc(tab);
 		ret = PTR_ERR_OR_ZERO(old);
 	}
 	if (!ret)
-		pair_hold(new, old);
+		pair_hold(new, old, CPT_ANY);
 	cpt_lock_free(old);
 	cpt_lock_free(new);
 	cpt_put(tab);
@@ -457,18 +458,12 @@ static int lock_invert_set(const char *val, const struct kernel_param *kp)
 	if (!sysfs_streq(val, "1"))
 		return -EINVAL;
 	tab = cpt_get();
-	a = cpt_lock_alloc(tab);
-	b = cpt_lock_alloc(tab);
+	a = pair_alloc(tab);
+	b = pair_alloc(tab);
 	ret = IS_ERR(a) ? PTR_ERR(a) : PTR_ERR_OR_ZERO(b);
 	if (!ret) {
-		cpt_lock(a, 0);
-		cpt_lock(b, 0);
-		cpt_unlock(b, 0);
-		cpt_unlock(a, 0);
-		cpt_lock(b, 0);
-		cpt_lock(a, 0);
-		cpt_unlock(a, 0);
-		cpt_unlock(b, 0);
+		pair_hold(a, b, 0);
+		pair_hold(b, a, 0);
 	}
 	cpt_lock_free(b);
 	cpt_lock_free(a);
