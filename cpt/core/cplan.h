@@ -170,6 +170,32 @@ int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *t
 		     struct cplan_table **tablep, struct cplan_err *err);
 
 /*
+ * Why a CPU has the partition it has after cplan_table_update_why(), the
+ * rule of the comment above that placed it (the tracepoint cpt_cpu_place
+ * shows these), or why it has none.
+ */
+enum cplan_why {
+	CPLAN_WHY_NONE,		/* offline: nothing to say */
+	CPLAN_WHY_KEPT,		/* placed before: never moves */
+	CPLAN_WHY_SIBLING,	/* joins an online sibling */
+	CPLAN_WHY_L3,		/* the lightest partition of its L3 domain */
+	CPLAN_WHY_NODE,		/* the lightest partition of its node */
+	CPLAN_WHY_NEAREST,	/* the lightest of the nearest node */
+	CPLAN_WHY_FIRST,	/* no member anywhere (cannot happen): 0 */
+	CPLAN_WHY_BARRED,	/* online, kept out: pattern or isolation */
+};
+
+/*
+ * cplan_table_update(), and when @why is not NULL, @why[c] (of
+ * @topo->nr_cpus) is the enum cplan_why of each CPU c; what it holds after
+ * a failed update means nothing.
+ */
+int cplan_table_update_why(const struct cplan_table *old,
+			   const struct cplan_topo *topo,
+			   struct cplan_table **tablep, unsigned char *why,
+			   struct cplan_err *err);
+
+/*
  * Render /proc/sys/lnet/cpu_partition_table ("%d\t:" then " %d" per online
  * CPU, one line per partition, also for a partition whose CPUs are all
  * offline) or cpu_partition_distance ("%d\t:" then " %d:%d"

@@ -108,22 +108,39 @@ static int nearby_partition(const struct update *u, int cpu, bool by_llc,
 	return best;
 }
 
-static int join_partition(const struct update *u, int cpu)
+/*
+ * The partition @cpu joins, and in @why the rule that chose it: the rules
+ * are tried in the planner's order, so the first that finds a partition
+ * is the one a fresh plan would have followed.
+ */
+static int join_partition(const struct update *u, int cpu,
+			  enum cplan_why *why)
 {
 	int p = sibling_partition(u, cpu);
 
-	if (p == CPLAN_NONE)
+	*why = CPLAN_WHY_SIBLING;
+	if (p == CPLAN_NONE) {
 		p = nearby_partition(u, cpu, true, false);
-	if (p == CPLAN_NONE)
+		*why = CPLAN_WHY_L3;
+	}
+	if (p == CPLAN_NONE) {
 		p = nearby_partition(u, cpu, false, false);
-	if (p == CPLAN_NONE)
+		*why = CPLAN_WHY_NODE;
+	}
+	if (p == CPLAN_NONE) {
 		p = nearby_partition(u, cpu, false, true);
+		*why = CPLAN_WHY_NEAREST;
+	}
 	/*
 	 * Every partition had a CPU when planned, and keeps it: a CPU with
 	 * no member anywhere to join cannot happen.  Should it, the first
 	 * partition is as good as any.
 	 */
-	return p == CPLAN_NONE ? 0 : p;
+	if (p == CPLAN_NONE) {
+		p = 0;
+		*why = CPLAN_WHY_FIRST;
+	}
+	return p;
 }
 
 static int copy_old(struct update *u, const struct cplan_table *old)
@@ -170,8 +187,43 @@ static bool topo_fits(const struct cplan_table *old, const struct cplan_topo *to
 	return true;
 }
 
-int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *topo,
-		     struct cplan_table **tablep, struct cplan_err *err)
+/*
+ * Give online @cpu, never placed, its partition, or keep it out; return
+ * why it has the partition it has after the update, or none.
+ */
+static enum cplan_why place_cpu(struct update *u, int cpu)
+{
+	const struct cplan_cpu *me = &u->topo->cpu[cpu];
+	enum cplan_why why;
+	int p;
+
+	if (!me->online)
+		return CPLAN_WHY_NONE;
+	if (u->cpu_part[cpu] != CPLAN_NONE)
+		return CPLAN_WHY_KEPT;
+	if (u->barred[cpu])
+		return CPLAN_WHY_BARRED;
+	/* isolated (offline when planned, or since): it stays out */
+	if (me->isolated || (u->node_barred && u->node_barred[me->node])) {
+		u->barred[cpu] = true;
+		return CPLAN_WHY_BARRED;
+	}
+	p = join_partition(u, cpu, &why);
+	if (p == JOIN_BARRED) {
+		u->barred[cpu] = true;
+		u->core_barred[cpu] = true;
+		return CPLAN_WHY_BARRED;
+	}
+	u->cpu_part[cpu] = p;
+	u->cpu_node[cpu] = me->node;
+	u->load[p]++;
+	return why;
+}
+
+int cplan_table_update_why(const struct cplan_table *old,
+			   const struct cplan_topo *topo,
+			   struct cplan_table **tablep, unsigned char *why,
+			   struct cplan_err *err)
 {
 	struct update u = { .topo = topo };
 	int cpu, ret;
@@ -184,26 +236,10 @@ int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *t
 	if (ret)
 		goto out;
 	for (cpu = 0; cpu < topo->nr_cpus; cpu++) {
-		int p;
+		enum cplan_why w = place_cpu(&u, cpu);
 
-		if (!topo->cpu[cpu].online || u.cpu_part[cpu] != CPLAN_NONE ||
-		    u.barred[cpu])
-			continue;
-		/* isolated (offline when planned, or since): it stays out */
-		if (topo->cpu[cpu].isolated ||
-		    (u.node_barred && u.node_barred[topo->cpu[cpu].node])) {
-			u.barred[cpu] = true;
-			continue;
-		}
-		p = join_partition(&u, cpu);
-		if (p == JOIN_BARRED) {
-			u.barred[cpu] = true;
-			u.core_barred[cpu] = true;
-			continue;
-		}
-		u.cpu_part[cpu] = p;
-		u.cpu_node[cpu] = topo->cpu[cpu].node;
-		u.load[p]++;
+		if (why)
+			why[cpu] = (unsigned char)w;
 	}
 	*tablep = cplan_assemble_table(topo, u.nr_parts, u.cpu_part, u.cpu_node,
 				     u.barred, u.core_barred, u.node_barred);
@@ -220,4 +256,10 @@ out:
 	cplan_free(u.core_barred);
 	cplan_free(u.load);
 	return ret;
+}
+
+int cplan_table_update(const struct cplan_table *old, const struct cplan_topo *topo,
+		     struct cplan_table **tablep, struct cplan_err *err)
+{
+	return cplan_table_update_why(old, topo, tablep, NULL, err);
 }

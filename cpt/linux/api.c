@@ -28,6 +28,7 @@
 
 #include "cpt.h"
 #include "compat.h"
+#include "cpt_trace.h"
 #include "live.h"
 #include "tab.h"
 
@@ -244,7 +245,7 @@ static bool cptk_affinity_fixed(const struct task_struct *p)
 	return p->flags & PF_NO_SETAFFINITY;
 }
 
-int cptab_bind_current(const struct cptab *tab, int cpt)
+static int cptk_bind_current(const struct cptab *tab, int cpt)
 {
 	const struct cptk_part *part = cptk_find_part(tab, cpt);
 	int ret;
@@ -277,6 +278,14 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 	cpus_read_lock();
 	ret = set_cpus_allowed_ptr(current, part->cpus);
 	cpus_read_unlock();
+	return ret;
+}
+
+int cptab_bind_current(const struct cptab *tab, int cpt)
+{
+	int ret = cptk_bind_current(tab, cpt);
+
+	trace_cpt_bind(cpt, tab ? tab->serial : 0, ret);
 	return ret;
 }
 CPTK_EXPORT(cptab_bind_current);

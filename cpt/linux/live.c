@@ -38,10 +38,12 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "cpt.h"
+#include "cpt_trace.h"
 #include "fault.h"
 #include "live.h"
 #include "pool.h"
@@ -182,10 +184,11 @@ static void cptk_set_current(const struct cptab *tab)
  * Make @tab the table in force; the caller holds cptk_live_lock.  @same:
  * @tab has the partitions of the table in force (cplan_table_equal()), and
  * only the values shown in /proc change; it then keeps the generation, and
- * consumers are not told, since they would rebuild what they have.  Return
- * whether they will be told.
+ * consumers are not told, since they would rebuild what they have.  @why
+ * (CPTK_TABLE_*) and @cpu (of a hotplug event, else -1) are for the
+ * tracepoint.  Return whether consumers will be told.
  */
-static bool cptk_install(struct cptab *tab, bool same)
+static bool cptk_install(struct cptab *tab, bool same, int why, int cpu)
 {
 	struct cptab *old;
 
@@ -196,6 +199,9 @@ static bool cptk_install(struct cptab *tab, bool same)
 	tab->serial = ++cptk_serial;
 	rcu_assign_pointer(cptk_cur, tab);
 	cptk_set_current(tab);
+	trace_cpt_table(old ? old->generation : 0, tab->generation, tab->serial,
+			tab->table->nr_parts, tab->table->nr_placed_cpus, why,
+			cpu);
 	if (!old)
 		return false;
 	cptk_live_put(old);
@@ -296,10 +302,29 @@ static void cptk_report_joins(const struct cplan_table *old,
 				new->cpu_part[c]);
 }
 
+/*
+ * cpt_cpu_place for @cpu, come online, and for any other CPU the update
+ * placed, with the rule of @why (enum cplan_why, of cplan_table_update_why()).
+ */
+static void cptk_trace_places(const struct cptab *tab, const unsigned char *why,
+			      unsigned int cpu)
+{
+	const struct cplan_table *table = tab->table;
+	int c;
+
+	for (c = 0; c < table->nr_cpus; c++)
+		if (c == (int)cpu || (why[c] != CPLAN_WHY_NONE &&
+				      why[c] != CPLAN_WHY_KEPT &&
+				      why[c] != CPLAN_WHY_BARRED))
+			trace_cpt_cpu_place(c, table->cpu_part[c], why[c],
+					    tab->serial);
+}
+
 /* Follow @cpu coming up or going down, under the hotplug lock. */
 static void cptk_follow(unsigned int cpu, bool up)
 {
 	struct cplan_err err = { .offset = -1 };
+	unsigned char *why = NULL;
 	struct cptab *old, *tab;
 	struct cplan_table *table;
 	struct cplan_topo *topo;
@@ -315,7 +340,10 @@ static void cptk_follow(unsigned int cpu, bool up)
 	topo = cptk_topo_snapshot(up ? -1 : (int)cpu, old->include_isolated);
 	if (!topo)
 		goto warn;
-	ret = cplan_table_update(old->table, topo, &table, &err);
+	/* The rules that placed CPUs, only for a tracer that wants them. */
+	if (up && trace_cpt_cpu_place_enabled())
+		why = kmalloc(topo->nr_cpus, GFP_KERNEL);
+	ret = cplan_table_update_why(old->table, topo, &table, why, &err);
 	cplan_topo_free(topo);
 	if (ret)
 		goto warn;
@@ -327,7 +355,10 @@ static void cptk_follow(unsigned int cpu, bool up)
 	tab->include_isolated = old->include_isolated;
 	cptk_report_joins(old->table, tab->table);
 	/* The CPUs online differ (cptk_table_is_current()): so does @tab. */
-	cptk_install(tab, false);
+	cptk_install(tab, false, up ? CPTK_TABLE_ONLINE : CPTK_TABLE_OFFLINE,
+		     (int)cpu);
+	if (why)
+		cptk_trace_places(tab, why, cpu);
 	/*
 	 * Now, not from the notification: a pool thread must be off a CPU
 	 * going down before the scheduler empties it (pool.c).
@@ -345,6 +376,7 @@ warn:
 		     cpu, up ? "online" : "offline", ret);
 unlock:
 	mutex_unlock(&cptk_live_lock);
+	kfree(why);
 }
 
 /*
@@ -422,7 +454,7 @@ int cptk_live_start(int npartitions, const char *pattern, bool include_isolated)
 		ret = PTR_ERR(tab);
 		goto err_wq;
 	}
-	cptk_install(tab, false);
+	cptk_install(tab, false, CPTK_TABLE_LOAD, -1);
 	cptk_notified = tab->generation;
 	cptk_report(tab);
 	mutex_unlock(&cptk_live_lock);
@@ -531,7 +563,7 @@ int cptk_live_replan(const int *npartitions, const char *pattern,
 		cptk_tab_destroy(tab);
 		goto unlock;
 	}
-	notify = cptk_install(tab, same);
+	notify = cptk_install(tab, same, CPTK_TABLE_SYSCTL, -1);
 	if (!notify)
 		pr_info("the partitions are unchanged\n");
 unlock:

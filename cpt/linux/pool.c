@@ -33,10 +33,13 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "cpt.h"
 #include "compat.h"
+#include "cpt_trace.h"
 #include "pool.h"
+#include "tab.h"
 
 struct cptk_thread {
 	struct cpt_threads *ts;
@@ -46,7 +49,8 @@ struct cptk_thread {
 
 /*
  * @tab: the table the threads are bound to, held; @unbound: threads whose
- * partition had no online CPU at the last binding.
+ * partition had no online CPU at the last binding; @name: the consumer's,
+ * as in the threads' names, for the tracepoint.
  */
 struct cpt_threads {
 	struct list_head node;
@@ -56,6 +60,7 @@ struct cpt_threads {
 	u64 generation;
 	int count;
 	int unbound;
+	char name[TASK_COMM_LEN];
 	int nr;
 	struct cptk_thread th[];
 };
@@ -125,6 +130,7 @@ static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab,
 			unbound);
 	ts->unbound = unbound;
 	ts->generation = cptab_generation(tab);
+	trace_cpt_pool_rebind(ts->name, ts->nr, unbound, tab->serial, dying);
 }
 
 static void cptk_pool_put_threads(struct cpt_threads *ts, int n, bool stop)
@@ -222,6 +228,7 @@ static struct cpt_threads *cptk_pool_start(struct cptab *tab, int per_cpt,
 	ts->data = data;
 	ts->count = n;
 	ts->nr = nr;
+	strscpy(ts->name, name, sizeof(ts->name));
 	ret = cptk_pool_create(ts, tab, per_cpt, per_cpu, name);
 	if (ret) {
 		kvfree(ts);

@@ -27,7 +27,10 @@
 #    and 4 partitions, and with a whole partition offline; no thread left.
 # 6. cpt_bind_current() from a work item of system_wq and from a kthread
 #    bound to a CPU: -EINVAL, a log line, the mask unchanged.
-# 7. After rmmod of the test module: no thread named cpt_*, and no slab
+# 7. The tracepoints cpt:* (guest-trace.sh): each event of a pool's
+#    start, a CPU offline, a sysctl write, two CPUs back (one joining its
+#    sibling) and of binds refused and made, with its fields.
+# 8. After rmmod of the test module: no thread named cpt_*, and no slab
 #    object or vmalloc area left that cpt's helpers allocated (by call
 #    site, slub_debug=U), which the same check sees while a pool runs.
 
@@ -202,6 +205,10 @@ set_cpu 5 1
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "per CPU, npartitions=2, a new pool"
 same "8 threads, 4 per partition" "$(nthreads)" 8
+
+# shellcheck source=tests/live/guest-trace.sh
+. /cpt/guest-trace.sh
+trace_section
 
 section "cpt_bind_current() refused where the affinity is fixed"
 answer_ok "from a system_wq work item and a kthread_bind() thread: -EINVAL, mask kept" bind_fixed

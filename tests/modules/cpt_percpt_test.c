@@ -985,13 +985,18 @@ static int binders_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	mutex_lock(&binders_lock);
 	binders_stop();
-	/* Each start counts afresh. */
-	atomic_long_set(&bind_calls, 0);
-	atomic_long_set(&bind_ok, 0);
-	atomic_long_set(&bind_refused, 0);
-	atomic_long_set(&bind_outside, 0);
-	WRITE_ONCE(bind_first_cpu, -1);
-	WRITE_ONCE(bind_first_cpt, -1);
+	/*
+	 * Each start counts afresh; a stop (0) keeps the counts, for a
+	 * reader that needs them final (guest-trace.sh).
+	 */
+	if (n) {
+		atomic_long_set(&bind_calls, 0);
+		atomic_long_set(&bind_ok, 0);
+		atomic_long_set(&bind_refused, 0);
+		atomic_long_set(&bind_outside, 0);
+		WRITE_ONCE(bind_first_cpu, -1);
+		WRITE_ONCE(bind_first_cpt, -1);
+	}
 	while (nr_binders < n) {
 		spin_lock_init(&bind_spin[nr_binders]);
 		t = kthread_run(binder_fn, (void *)(long)nr_binders,

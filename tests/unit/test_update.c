@@ -84,6 +84,24 @@ static struct cplan_table *step(struct cplan_table *old, const struct cplan_topo
 	return tb;
 }
 
+/* step(), and the rule that placed (or kept out) each CPU in @why. */
+static struct cplan_table *step_why(struct cplan_table *old,
+				    const struct cplan_topo *t,
+				    unsigned char *why)
+{
+	struct cplan_err err = { .offset = -1 };
+	struct cplan_table *tb = NULL;
+	int ret;
+
+	memset(why, 0xff, (size_t)t->nr_cpus);
+	ret = cplan_table_update_why(old, t, &tb, why, &err);
+	CHECK(ret == 0, "cplan_table_update_why() = %d (%s)", ret, err.msg);
+	assert_non_null(tb);
+	oracle_check_update(t, old, tb);
+	cplan_table_free(old);
+	return tb;
+}
+
 static struct cplan_table *plan(const struct cplan_topo *t, int np,
 			      const char *pattern)
 {
@@ -215,21 +233,24 @@ static void test_maxcpus_one_by_one(void **state)
 	static const struct {
 		int cpu;
 		const char *table;
+		enum cplan_why why;
 	} steps[] = {
 		/* sibling of 0 */
-		{ 1, "0\t: 0 1\n1\t: 2\n" },
+		{ 1, "0\t: 0 1\n1\t: 2\n", CPLAN_WHY_SIBLING },
 		/* nothing in L3 4-7: lightest on the node, partition 1 */
-		{ 4, "0\t: 0 1\n1\t: 2 4\n" },
+		{ 4, "0\t: 0 1\n1\t: 2 4\n", CPLAN_WHY_NODE },
 		/* L3 4-7 now has partition 1 only */
-		{ 6, "0\t: 0 1\n1\t: 2 4 6\n" },
+		{ 6, "0\t: 0 1\n1\t: 2 4 6\n", CPLAN_WHY_L3 },
 		/* siblings */
-		{ 3, "0\t: 0 1\n1\t: 2 3 4 6\n" },
-		{ 5, "0\t: 0 1\n1\t: 2 3 4 5 6\n" },
-		{ 7, "0\t: 0 1\n1\t: 2 3 4 5 6 7\n" },
+		{ 3, "0\t: 0 1\n1\t: 2 3 4 6\n", CPLAN_WHY_SIBLING },
+		{ 5, "0\t: 0 1\n1\t: 2 3 4 5 6\n", CPLAN_WHY_SIBLING },
+		{ 7, "0\t: 0 1\n1\t: 2 3 4 5 6 7\n", CPLAN_WHY_SIBLING },
 	};
 	struct cplan_topo *t = two_l3();
 	struct cplan_table *tb;
+	unsigned char why[8];
 	unsigned int i;
+	int c;
 
 	(void)state;
 	set_online(t, 0, 7, false);
@@ -239,8 +260,17 @@ static void test_maxcpus_one_by_one(void **state)
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		ctx("two_l3 maxcpus, CPU %d comes online", steps[i].cpu);
 		set_online(t, steps[i].cpu, steps[i].cpu, true);
-		tb = step(tb, t);
+		tb = step_why(tb, t, why);
 		expect_table(tb, steps[i].table, steps[i].table);
+		/* the CPU that came: its rule; the others: kept or offline */
+		for (c = 0; c < 8; c++) {
+			int exp = c == steps[i].cpu ? (int)steps[i].why :
+				  t->cpu[c].online ? CPLAN_WHY_KEPT :
+						     CPLAN_WHY_NONE;
+
+			CHECK(why[c] == exp, "why[%d] = %d, expected %d", c,
+			      why[c], exp);
+		}
 	}
 	cplan_table_free(tb);
 	cplan_topo_free(t);
@@ -254,6 +284,7 @@ static void test_nearest_node(void **state)
 {
 	struct cplan_topo *t = three_nodes(20);
 	struct cplan_table *tb;
+	unsigned char why[6];
 
 	(void)state;
 	ctx("three_nodes d(0,1)=15 d(1,2)=20");
@@ -267,7 +298,10 @@ static void test_nearest_node(void **state)
 
 	/* Node 1 is 15 from node 0, 20 from node 2. */
 	set_online(t, 2, 2, true);
-	tb = step(tb, t);
+	tb = step_why(tb, t, why);
+	CHECK(why[2] == CPLAN_WHY_NEAREST && why[0] == CPLAN_WHY_KEPT &&
+	      why[1] == CPLAN_WHY_NONE, "why 0 1 2 = %d %d %d", why[0],
+	      why[1], why[2]);
 	expect_table(tb, "0\t: 0 2\n1\t: 4\n", "0\t: 0 2\n1\t: 4\n");
 	CHECK(tb->node_part[1] == 0, "node 1 in partition %d",
 	      tb->node_part[1]);
@@ -354,6 +388,7 @@ static void test_barred_excluded(void **state)
 	struct cplan_topo *t = fx_flat(4, 2, FX_CORE_MAJOR);
 	const char *exp = "0\t: 0 1 2 3\n1\t: 4 5\n";
 	struct cplan_table *tb;
+	unsigned char why[8];
 
 	(void)state;
 	assert_non_null(t);
@@ -365,8 +400,11 @@ static void test_barred_excluded(void **state)
 	set_online(t, 6, 7, false);
 	tb = step(tb, t);
 	set_online(t, 6, 7, true);
-	tb = step(tb, t);
+	tb = step_why(tb, t, why);
 	expect_table(tb, exp, exp);
+	CHECK(why[6] == CPLAN_WHY_BARRED && why[7] == CPLAN_WHY_BARRED &&
+	      why[5] == CPLAN_WHY_KEPT, "why 5 6 7 = %d %d %d", why[5],
+	      why[6], why[7]);
 	cplan_table_free(tb);
 	cplan_topo_free(t);
 }
