@@ -9,7 +9,7 @@
 # The portable core (cpt/core): calls nothing but what cplan_shim.h defines.
 CPT_CORE_C	:= rank.c topo.c table.c pattern.c plan.c update.c format.c
 # The kernel glue (cpt/linux), one job a file; README.md, "Layout".
-CPT_LINUX_C	:= main.c count.c sysctl.c api.c live.c tab.c text.c topo.c percpt.c pool.c worker.c trace.c
+CPT_LINUX_C	:= main.c count.c sysctl.c api.c live.c tab.c text.c topo.c percpt.c pool.c worker.c trace.c stats.c
 # Only in the test build (CPT_FAULT_INJECT=y): delays at race windows.
 CPT_FAULT_C	:= fault.c
 

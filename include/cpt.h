@@ -584,6 +584,11 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  * @excl: the outer mutex of the exclusive mode
  * @part_key: lockdep class of the partition locks (empty without lockdep)
  * @excl_key: lockdep class of @excl
+ * @node: on cpt's list of locks, for /proc/cpt/stats
+ * @site: where cpt_lock_alloc() was called, which names the lock there
+ * @excl_holds: exclusive holds so far (under @excl)
+ * @excl_ns: their total time, in ns (under @excl)
+ * @excl_since: when the exclusive hold in progress began (under @excl)
  *
  * Read-only for the consumer, through the functions below.
  */
@@ -592,17 +597,25 @@ struct cpt_lock {
 	struct mutex excl;
 	struct lock_class_key part_key;
 	struct lock_class_key excl_key;
+	struct list_head node;
+	unsigned long site;
+	u64 excl_holds;
+	u64 excl_ns;
+	u64 excl_since;
 };
 
 /**
  * struct cpt_lock_part - the lock of one partition
  * @mutex: the lock
+ * @holds: how often it was taken for this partition alone (under @mutex,
+ *	   in the cache line its holder has just written: no shared line)
  *
  * Each is its own allocation of a power of two of at least a cache line,
  * which kmalloc aligns to its size: nothing else shares its cache line.
  */
 struct cpt_lock_part {
 	struct mutex mutex;
+	u64 holds;
 };
 
 /**

@@ -26,6 +26,7 @@
 
 #include "count.h"
 #include "live.h"
+#include "stats.h"
 #include "sysctl.h"
 
 /*
@@ -212,13 +213,25 @@ static int __init cptk_init(void)
 	/* The table is in force: the /proc files are readable at once. */
 	ret = cptk_sysctl_register();
 	if (ret)
-		cptk_live_stop();	/* it said why */
+		goto stop;	/* it said why */
+	ret = cptk_stats_init();
+	if (ret) {
+		pr_err("cannot create /proc/cpt/stats: error %d\n", ret);
+		goto unregister;
+	}
+	return 0;
+
+unregister:
+	cptk_sysctl_unregister();
+stop:
+	cptk_live_stop();
 	return ret;
 }
 
 static void __exit cptk_exit(void)
 {
-	/* Sysctl readers and writers are gone once unregistering returns. */
+	/* Readers and writers are gone once each removal returns. */
+	cptk_stats_exit();
 	cptk_sysctl_unregister();
 	cptk_live_stop();
 }

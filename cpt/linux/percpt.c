@@ -16,10 +16,17 @@
 #include <linux/nodemask.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "cpt.h"
 #include "compat.h"
+#include "percpt.h"
+
+/* Every struct cpt_lock alive, for /proc/cpt/stats. */
+static LIST_HEAD(cptk_locks);
+static DEFINE_MUTEX(cptk_locks_lock);
 
 /*
  * The node for the memory of partition @cpt: its first node with memory,
@@ -80,12 +87,14 @@ void cpt_percpt_free(struct cpt_percpt *pc)
 CPTK_EXPORT(cpt_percpt_free);
 
 /* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
+static struct cpt_lock_part *cptk_lock_part(struct cpt_lock *lk, int cpt)
+{
+	return lk->part->obj[(unsigned int)cpt % (unsigned int)lk->part->count];
+}
+
 static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
 {
-	struct cpt_lock_part *part;
-
-	part = lk->part->obj[(unsigned int)cpt % (unsigned int)lk->part->count];
-	return &part->mutex;
+	return &cptk_lock_part(lk, cpt)->mutex;
 }
 
 /*
@@ -122,6 +131,10 @@ struct cpt_lock *cpt_lock_alloc(const struct cptab *tab)
 	__mutex_init(&lk->excl, "cpt_lock_exclusive", &lk->excl_key);
 	cpt_percpt_for_each(part, cpt, lk->part)
 		__mutex_init(&part->mutex, "cpt_lock_partition", &lk->part_key);
+	lk->site = _RET_IP_;
+	mutex_lock(&cptk_locks_lock);
+	list_add_tail(&lk->node, &cptk_locks);
+	mutex_unlock(&cptk_locks_lock);
 	return lk;
 }
 CPTK_EXPORT(cpt_lock_alloc);
@@ -133,6 +146,9 @@ void cpt_lock_free(struct cpt_lock *lk)
 
 	if (IS_ERR_OR_NULL(lk))
 		return;
+	mutex_lock(&cptk_locks_lock);
+	list_del(&lk->node);
+	mutex_unlock(&cptk_locks_lock);
 	cpt_percpt_for_each(part, cpt, lk->part)
 		mutex_destroy(&part->mutex);
 	mutex_destroy(&lk->excl);
@@ -149,7 +165,10 @@ void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 	int i;
 
 	if (cpt != CPT_ANY) {
-		mutex_lock(cptk_lock_of(lk, cpt));
+		struct cpt_lock_part *part = cptk_lock_part(lk, cpt);
+
+		mutex_lock(&part->mutex);
+		part->holds++;
 	} else {
 		/*
 		 * Ascending order, under the outer mutex: two exclusive
@@ -159,6 +178,7 @@ void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 		mutex_lock(&lk->excl);
 		for (i = 0; i < lk->part->count; i++)
 			mutex_lock_nest_lock(cptk_lock_of(lk, i), &lk->excl);
+		lk->excl_since = local_clock();
 	}
 	__acquire(lk);
 }
@@ -173,8 +193,31 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk)
 		mutex_unlock(cptk_lock_of(lk, cpt));
 		return;
 	}
+	/* Held all along: the time the others could not take their lock. */
+	lk->excl_ns += local_clock() - lk->excl_since;
+	lk->excl_holds++;
 	for (i = lk->part->count - 1; i >= 0; i--)
 		mutex_unlock(cptk_lock_of(lk, i));
 	mutex_unlock(&lk->excl);
 }
 CPTK_EXPORT(cpt_unlock);
+
+/*
+ * The "lock" lines of /proc/cpt/stats: per partition, its holds alone and
+ * the exclusive holds (which held every partition's lock) with their time.
+ */
+void cptk_lock_stats(struct seq_file *m)
+{
+	struct cpt_lock_part *part;
+	struct cpt_lock *lk;
+	int cpt;
+
+	mutex_lock(&cptk_locks_lock);
+	list_for_each_entry(lk, &cptk_locks, node)
+		cpt_percpt_for_each(part, cpt, lk->part)
+			seq_printf(m, "lock %d %llu %llu %llu %ps\n", cpt,
+				   READ_ONCE(part->holds),
+				   READ_ONCE(lk->excl_holds),
+				   READ_ONCE(lk->excl_ns), (void *)lk->site);
+	mutex_unlock(&cptk_locks_lock);
+}

@@ -32,6 +32,7 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -41,10 +42,12 @@
 #include "pool.h"
 #include "tab.h"
 
+/* @bound: on its partition's CPUs at the last binding (cptk_pools_lock). */
 struct cptk_thread {
 	struct cpt_threads *ts;
 	struct task_struct *task;	/* with a reference of ours */
 	int cpt;
+	bool bound;
 };
 
 /*
@@ -121,8 +124,8 @@ static void cptk_pool_bind(struct cpt_threads *ts, const struct cptab *tab,
 	int i, unbound = 0;
 
 	for (i = 0; i < ts->nr; i++) {
-		if (!cptk_thread_bind(&ts->th[i], tab, dying))
-			unbound++;
+		ts->th[i].bound = cptk_thread_bind(&ts->th[i], tab, dying);
+		unbound += !ts->th[i].bound;
 		cond_resched();
 	}
 	if (unbound && !ts->unbound)
@@ -341,4 +344,29 @@ void cptk_pool_follow(struct cptab *tab)
 	cpus_read_lock();
 	cptk_pool_follow_locked(tab, -1);
 	cpus_read_unlock();
+}
+
+/*
+ * The "pool" lines of /proc/cpt/stats: threads and threads unbound per
+ * partition.  A pool's threads are made in partition order
+ * (cptk_pool_create()), so each partition's are one run of @th.
+ */
+void cptk_pool_stats(struct seq_file *m)
+{
+	struct cpt_threads *ts;
+	int i, j;
+
+	mutex_lock(&cptk_pools_lock);
+	list_for_each_entry(ts, &cptk_pools, node) {
+		for (i = 0; i < ts->nr; i = j) {
+			int unbound = 0;
+
+			for (j = i; j < ts->nr && ts->th[j].cpt == ts->th[i].cpt;
+			     j++)
+				unbound += !ts->th[j].bound;
+			seq_printf(m, "pool %d %d %d %s\n", ts->th[i].cpt, j - i,
+				   unbound, ts->name);
+		}
+	}
+	mutex_unlock(&cptk_pools_lock);
 }

@@ -7,8 +7,10 @@
 #define CPTK_POOL_H
 
 struct cptab;
+struct seq_file;
 
 void cptk_pool_follow(struct cptab *tab);
 void cptk_pool_follow_locked(struct cptab *tab, int dying);
+void cptk_pool_stats(struct seq_file *m);
 
 #endif /* CPTK_POOL_H */

@@ -27,10 +27,13 @@
 #    and 4 partitions, and with a whole partition offline; no thread left.
 # 6. cpt_bind_current() from a work item of system_wq and from a kthread
 #    bound to a CPU: -EINVAL, a log line, the mask unchanged.
-# 7. The tracepoints cpt:* (guest-trace.sh): each event of a pool's
+# 7. /proc/cpt/stats: a pool's threads and threads unbound per partition
+#    (one partition offline), the lock test's holds and exclusive holds and
+#    the worker test's works queued and run, against the tests' own counts.
+# 8. The tracepoints cpt:* (guest-trace.sh): each event of a pool's
 #    start, a CPU offline, a sysctl write, two CPUs back (one joining its
 #    sibling) and of binds refused and made, with its fields.
-# 8. After rmmod of the test module: no thread named cpt_*, and no slab
+# 9. After rmmod of the test module: no thread named cpt_*, and no slab
 #    object or vmalloc area left that cpt's helpers allocated (by call
 #    site, slub_debug=U), which the same check sees while a pool runs.
 
@@ -180,6 +183,9 @@ set_cpu 7 0
 pool_ok "partition 3 (CPUs 6-7) offline"
 contains "$(cat $PT/pool)" "unbound=2"
 check "partition 3 offline: its 2 threads counted unbound" [ $? = 0 ]
+same "and in /proc/cpt/stats, partition by partition" \
+	"$(grep '^pool ' /proc/cpt/stats)" \
+	"$(printf 'pool 0 2 0 cpt_pt\npool 1 2 0 cpt_pt\npool 2 2 0 cpt_pt\npool 3 2 2 cpt_pt')"
 check "and said so in the log" sh -c "dmesg | grep -q 'pool threads have no online CPU'"
 set_cpu 6 1
 set_cpu 7 1
@@ -213,6 +219,38 @@ trace_section
 section "cpt_bind_current() refused where the affinity is fixed"
 answer_ok "from a system_wq work item and a kthread_bind() thread: -EINVAL, mask kept" bind_fixed
 check "and said so in the log" sh -c "dmesg | grep -q 'cpt_bind_current(): the affinity of .* is fixed: refused'"
+
+# stat_sum COLUMN < lines: the sum of a column.
+stat_sum() { awk -v c="$1" '{ s += $c } END { print s + 0 }'; }
+
+section "statistics: /proc/cpt/stats"
+same "/proc/cpt/stats is read-only, for all" "$(stat -c %a /proc/cpt/stats)" 444
+same "its column lines" "$(grep '^#' /proc/cpt/stats)" \
+	"$(printf '# pool cpt threads unbound name\n# workers cpt queued run name\n# lock cpt holds excl excl_ns site')"
+check "keep the last lock and workers of the tests" sh -c "echo 1 >$PT/keep_last"
+_res=$(grep '^loops=' $PT/lock)
+loops=$(echo "$_res" | sed 's/^loops=\([0-9]*\) .*/\1/')
+excl=$(echo "$_res" | sed 's/.* excl=\([0-9]*\) .*/\1/')
+st=$(grep '^lock ' /proc/cpt/stats)
+printf '%s\n%s\n' "$_res" "$st" | sed 's/^/    | /'
+same "lock: a line per partition" "$(echo "$st" | cut -d' ' -f2 | tr '\n' ' ')" "0 1 "
+same "lock: the holds add up to the test's loops" "$(echo "$st" | stat_sum 3)" "$loops"
+same "lock: each partition held exclusively as often as the test did" \
+	"$(echo "$st" | cut -d' ' -f4 | sort -u)" "$excl"
+# Each exclusive holder spins 50 us inside (lock_all()).
+check "lock: exclusive time at least 50 us a hold" \
+	sh -c "echo '$st' | awk -v n='$excl' '\$5 < n * 50000 { exit 1 }'"
+same "lock: named by the function that made it" \
+	"$(echo "$st" | cut -d' ' -f6- | sort -u)" "lock_get [cpt_percpt_test]"
+answer_ok "the worker test, its workers kept" worker
+same "workers: 16 works queued and run per partition" \
+	"$(grep '^workers ' /proc/cpt/stats)" \
+	"$(printf 'workers 0 16 16 cpt_wk\nworkers 1 16 16 cpt_wk')"
+same "workers: their pool, a bound thread per partition" \
+	"$(grep '^pool ' /proc/cpt/stats)" \
+	"$(printf 'pool 0 1 0 cpt_wk\npool 1 1 0 cpt_wk')"
+check "free them" sh -c "echo 0 >$PT/keep_last"
+same "no line left but the column lines" "$(grep -v '^#' /proc/cpt/stats)" ""
 
 workers_ok() { answer_ok "$1" worker; }
 nworkers() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_wk/'; }

@@ -39,11 +39,17 @@
  *               cptab, its partitions and their cpumasks), so that
  *               plan-bench's model (tests/bench/plan_bench.c) can be
  *               checked against a real kernel.
+ * bench=work    what /proc/cpt/stats' counter adds to a work: calls=
+ *               (at most 100000) works queued by cpt_queue_work() and by
+ *               kthread_queue_work() on the same worker, while it is held,
+ *               then run; best of rounds=, ps per work for each (under
+ *               icount, 1000 ps is one instruction).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -212,6 +218,98 @@ static int bench_lookup(void)
 		pr_info("RESULT tag=%s bench=lookup op=%s calls=%lu rounds=%u best_round_ns=%llu ps_per_call=%llu\n",
 			bench_tag(), lk_name[op], per_round, rounds, best[op],
 			div64_u64(best[op] * 1000, per_round));
+	return 0;
+}
+
+/* ---- work ----------------------------------------------------------------- */
+
+/*
+ * What the statistics' counter costs a work: @calls works queued to
+ * partition 0's worker of a cpt_workers_start() set, through
+ * cpt_queue_work() (which counts it) and through kthread_queue_work() on
+ * cpt_worker_of() (which does not), while a first work holds the worker
+ * so that the queueing alone is timed; then the time the worker takes to
+ * run them.  Under icount a nanosecond is an instruction: the difference
+ * of the two queue figures is what the counter adds.
+ */
+struct wb_gate {
+	struct kthread_work work;
+	struct completion go;
+};
+
+static void wb_gate_fn(struct kthread_work *work)
+{
+	wait_for_completion(&container_of(work, struct wb_gate, work)->go);
+}
+
+static void wb_nop(struct kthread_work *work)
+{
+}
+
+/* Queue @n of @items one way or the other; ns to queue, ns to run. */
+static void wb_round(struct cpt_workers *w, struct kthread_work *items,
+		     unsigned long n, bool counted, u64 *queue_ns, u64 *run_ns)
+{
+	struct kthread_worker *kw = cpt_worker_of(w, 0);
+	struct wb_gate gate;
+	unsigned long i;
+	u64 t0;
+
+	kthread_init_work(&gate.work, wb_gate_fn);
+	init_completion(&gate.go);
+	cpt_queue_work(w, 0, &gate.work);
+	for (i = 0; i < n; i++)
+		kthread_init_work(&items[i], wb_nop);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		if (counted)
+			cpt_queue_work(w, 0, &items[i]);
+		else
+			kthread_queue_work(kw, &items[i]);
+	}
+	*queue_ns = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	complete(&gate.go);
+	kthread_flush_worker(kw);
+	*run_ns = ktime_get_ns() - t0;
+}
+
+static int bench_work(void)
+{
+	u64 best_q[2] = { U64_MAX, U64_MAX }, best_r[2] = { U64_MAX, U64_MAX };
+	unsigned long n = min(calls, 100000UL);
+	struct kthread_work *items;
+	struct cpt_workers *w;
+	struct cptab *tab;
+	unsigned int r;
+	int k;
+
+	items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	tab = cpt_get();
+	w = cpt_workers_start(tab, "cpt_bw");
+	cpt_put(tab);
+	if (IS_ERR(w)) {
+		kvfree(items);
+		return PTR_ERR(w);
+	}
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < 2; k++) {
+			u64 q, run;
+
+			wb_round(w, items, n, k, &q, &run);
+			best_q[k] = min(best_q[k], q);
+			best_r[k] = min(best_r[k], run);
+		}
+	}
+	cpt_workers_stop(w);
+	kvfree(items);
+	for (k = 0; k < 2; k++)
+		pr_info("RESULT tag=%s bench=work op=%s works=%lu rounds=%u queue_ps_per_work=%llu run_ps_per_work=%llu\n",
+			bench_tag(), k ? "cpt_queue_work" : "kthread_queue_work",
+			n, rounds, div64_u64(best_q[k] * 1000, n),
+			div64_u64(best_r[k] * 1000, n));
 	return 0;
 }
 
@@ -822,7 +920,9 @@ static int __init cpt_bench_init(void)
 		return bench_svc();
 	if (!strcmp(bench, "mem"))
 		return bench_mem();
-	pr_err("bench=%s: want lookup, svc or mem\n", bench);
+	if (!strcmp(bench, "work"))
+		return bench_work();
+	pr_err("bench=%s: want lookup, svc, mem or work\n", bench);
 	return -EINVAL;
 }
 

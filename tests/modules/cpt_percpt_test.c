@@ -70,6 +70,11 @@
  * Writing N to .../keep_mb allocates an array of N MiB objects and keeps
  * it until the next write (0 frees it) or rmmod: the guest script checks
  * that MemFree comes back after rmmod.
+ *
+ * Writing 1 to .../keep_last makes the lock and worker tests keep their
+ * last struct cpt_lock and cpt_workers (the works flushed, not stopped)
+ * until the next test, a write of 0 or rmmod, so that the guest script
+ * can compare /proc/cpt/stats with what the test did.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -208,6 +213,55 @@ MODULE_PARM_DESC(mem, "read: place, check and free per-partition objects");
 static uint lock_ms = 1000;
 module_param(lock_ms, uint, 0644);
 MODULE_PARM_DESC(lock_ms, "lock: duration of the exclusion test");
+
+/* keep_last: the last lock and worker set of the tests (last_lock). */
+static DEFINE_MUTEX(last_lock);
+static bool keep_last;
+static struct cpt_lock *last_lk;
+static struct cpt_workers *last_wk;
+
+/* Free what the tests kept, and keep @lk and @w when keep_last says so. */
+static void last_replace(struct cpt_lock *lk, struct cpt_workers *w)
+{
+	mutex_lock(&last_lock);
+	if (lk || !keep_last) {
+		cpt_lock_free(last_lk);
+		last_lk = NULL;
+	}
+	if (w || !keep_last) {
+		cpt_workers_stop(last_wk);
+		last_wk = NULL;
+	}
+	if (keep_last) {
+		last_lk = lk ?: last_lk;
+		last_wk = w ?: last_wk;
+	} else {
+		cpt_lock_free(lk);
+		cpt_workers_stop(w);
+	}
+	mutex_unlock(&last_lock);
+}
+
+static int keep_last_set(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+
+	if (kstrtobool(val, &v))
+		return -EINVAL;
+	mutex_lock(&last_lock);
+	keep_last = v;
+	mutex_unlock(&last_lock);
+	if (!v)
+		last_replace(NULL, NULL);
+	return 0;
+}
+
+static const struct kernel_param_ops keep_last_ops = {
+	.set = keep_last_set,
+	.get = param_get_bool,
+};
+module_param_cb(keep_last, &keep_last_ops, &keep_last, 0644);
+MODULE_PARM_DESC(keep_last, "1: keep the last lock and workers of the tests, for /proc/cpt/stats");
 
 /* The partitions a table may have (cpt accepts 256, as Lustre does). */
 #define LK_MAX_PARTS	256
@@ -377,7 +431,9 @@ static int lock_get(char *buf, const struct kernel_param *kp)
 	ret = len;
 out:
 	kfree(th);
-	cpt_lock_free(t->lk);
+	if (IS_ERR(t->lk))
+		t->lk = NULL;
+	last_replace(t->lk, NULL);
 	kfree(t);
 	return ret;
 }
@@ -608,7 +664,10 @@ static int wk_run(struct wk_test *t, struct cptab *tab)
 			cpt_queue_work(w, i + (k & 1) * t->n, &it->work);
 		}
 	}
-	cpt_workers_stop(w);
+	/* Kept, the works run now; else cpt_workers_stop() runs them. */
+	if (keep_last)
+		cpt_workers_flush(w);
+	last_replace(NULL, w);
 	return 0;
 }
 
@@ -1067,6 +1126,8 @@ static void __exit percpt_test_exit(void)
 	mutex_unlock(&binders_lock);
 	cpt_threads_stop(pool);
 	cpt_percpt_free(keep_pc);
+	keep_last = false;
+	last_replace(NULL, NULL);
 }
 
 module_init(percpt_test_init);
