@@ -5,5 +5,9 @@
 void *probe(void);
 void *probe(void)
 {
+#ifdef CPTK_PROBE_CONTROL
+	return NULL;
+#else
 	return register_sysctl_sz;
+#endif
 }
