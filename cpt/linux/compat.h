@@ -142,12 +142,13 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
  * macro over register_sysctl_sz(path, table, ARRAY_SIZE(table))), @table
  * must be a real array, never a pointer, and needs no empty sentinel
  * entry, which kernels from 6.11 reject.  Elsewhere the sentinel ends the
- * table.  Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
+ * table.  The probe checks that count, not that register_sysctl_sz() is
+ * declared.  Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
  *
  * Where proc_handler takes a const struct ctl_table, declare handlers as
  * handler(CPTK_CTL_CONST struct ctl_table *table, ...).
  */
-#ifdef CPTK_HAVE_REGISTER_SYSCTL_SZ
+#ifdef CPTK_HAVE_REGISTER_SYSCTL_COUNTS
 #define CPTK_CTL_SENTINEL
 #else
 #define CPTK_CTL_SENTINEL	{ }

@@ -14,6 +14,10 @@
 #                   naming it
 #   missing         a probe of a function no kernel has, with its control:
 #                   the build goes on, and the probe says no
+#   no-count        (where register_sysctl() counts) register_sysctl()
+#                   made a function of a pointer, as on 6.1, under the
+#                   counting probe: it says no, where a probe of the symbol
+#                   register_sysctl_sz() would have said yes
 set -u
 expected=$1 series=$2 rel=$3 base=$4
 REPORT_TAG=probe-faults
@@ -90,5 +94,12 @@ printf '%s\n' '// SPDX-License-Identifier: GPL-2.0' \
 	'	return cptk_no_such_function();' '#endif' '}' \
 	>"$dir/$probes/zz_missing.c"
 expect_no missing CPTK_HAVE_ZZ_MISSING
+
+if want CPTK_HAVE_REGISTER_SYSCTL_COUNTS; then
+	stage no-count
+	sed -i '/^#include <linux\/sysctl.h>/a #undef register_sysctl\nstruct ctl_table_header *register_sysctl(const char *path, void *table);' \
+		"$dir/$probes/register_sysctl_counts.c"
+	expect_no no-count CPTK_HAVE_REGISTER_SYSCTL_COUNTS
+fi
 
 report_summary "probe-faults $series:"
