@@ -192,8 +192,18 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
  * domain set into HK_TYPE_DOMAIN_BOOT (isolcpus=) and HK_TYPE_DOMAIN, which
  * also follows cpuset isolated partitions at run time; cpt keeps to the
  * boot-time set, since nothing would tell it of a cpuset change.
+ *
+ * A kernel whose cpusets change HK_TYPE_DOMAIN (housekeeping_update(),
+ * which came with that change) but which has no HK_TYPE_DOMAIN_BOOT
+ * fails the build rather than fall back to HK_TYPE_DOMAIN: that set
+ * also follows cpuset isolated partitions there, which change at run
+ * time without telling cpt.
  */
 #include <linux/sched/isolation.h>
+
+#if defined(CPTK_HAVE_HK_UPDATE) && !defined(CPTK_HAVE_HK_TYPE_DOMAIN_BOOT)
+#error "cpt: cpusets change HK_TYPE_DOMAIN on this kernel (it has housekeeping_update()), and HK_TYPE_DOMAIN_BOOT, the isolcpus= set alone, is missing"
+#endif
 
 static inline bool cptk_compat_cpu_isolated(unsigned int cpu)
 {

@@ -18,6 +18,9 @@
 #                   made a function of a pointer, as on 6.1, under the
 #                   counting probe: it says no, where a probe of the symbol
 #                   register_sysctl_sz() would have said yes
+#   hk-boot         (where cpusets change HK_TYPE_DOMAIN) the
+#                   HK_TYPE_DOMAIN_BOOT probe made to miss: compat.h fails
+#                   the build rather than fall back to HK_TYPE_DOMAIN
 set -u
 expected=$1 series=$2 rel=$3 base=$4
 REPORT_TAG=probe-faults
@@ -100,6 +103,14 @@ if want CPTK_HAVE_REGISTER_SYSCTL_COUNTS; then
 	sed -i '/^#include <linux\/sysctl.h>/a #undef register_sysctl\nstruct ctl_table_header *register_sysctl(const char *path, void *table);' \
 		"$dir/$probes/register_sysctl_counts.c"
 	expect_no no-count CPTK_HAVE_REGISTER_SYSCTL_COUNTS
+fi
+
+if want CPTK_HAVE_HK_UPDATE; then
+	stage hk-boot
+	sed -i 's/HK_TYPE_DOMAIN_BOOT)/HK_TYPE_CPTK_NO_SUCH)/' \
+		"$dir/$probes/hk_type_domain_boot.c"
+	expect_fail hk-boot "cpusets change HK_TYPE_DOMAIN" \
+		"HK_TYPE_DOMAIN_BOOT, the isolcpus= set alone, is missing"
 fi
 
 report_summary "probe-faults $series:"

@@ -5,8 +5,8 @@
 # in tests/kbuild/probes.expected, for 5.10, 5.10-rt, 6.1, 6.1-rt, 6.12,
 # newest and newest-rt.  Each probe that tells kernels apart is seen to
 # answer both ways: get_llc_id() between 5.10 and 6.1, four more between
-# 6.1 and 6.12, and the namespace form between 6.12 and newest (7.x).
-# Then test-probe-faults.
+# 6.1 and 6.12, and the namespace form and housekeeping_update() between
+# 6.12 and newest (7.x).  Then test-probe-faults.
 #
 # make test-probe-faults: broken probes fail the build and missing
 # interfaces do not (tests/kbuild/probe-faults.sh), on a kernel of each
