@@ -142,12 +142,13 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
  * macro over register_sysctl_sz(path, table, ARRAY_SIZE(table))), @table
  * must be a real array, never a pointer, and needs no empty sentinel
  * entry, which kernels from 6.11 reject.  Elsewhere the sentinel ends the
- * table.  Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
+ * table.  The probe checks that count, not that register_sysctl_sz() is
+ * declared.  Terminate tables with CPTK_CTL_SENTINEL (no comma after it).
  *
  * Where proc_handler takes a const struct ctl_table, declare handlers as
  * handler(CPTK_CTL_CONST struct ctl_table *table, ...).
  */
-#ifdef CPTK_HAVE_REGISTER_SYSCTL_SZ
+#ifdef CPTK_HAVE_REGISTER_SYSCTL_COUNTS
 #define CPTK_CTL_SENTINEL
 #else
 #define CPTK_CTL_SENTINEL	{ }
@@ -191,8 +192,18 @@ static inline int cptk_compat_llc_id(unsigned int cpu, int shift)
  * domain set into HK_TYPE_DOMAIN_BOOT (isolcpus=) and HK_TYPE_DOMAIN, which
  * also follows cpuset isolated partitions at run time; cpt keeps to the
  * boot-time set, since nothing would tell it of a cpuset change.
+ *
+ * A kernel whose cpusets change HK_TYPE_DOMAIN (housekeeping_update(),
+ * which came with that change) but which has no HK_TYPE_DOMAIN_BOOT
+ * fails the build rather than fall back to HK_TYPE_DOMAIN: that set
+ * also follows cpuset isolated partitions there, which change at run
+ * time without telling cpt.
  */
 #include <linux/sched/isolation.h>
+
+#if defined(CPTK_HAVE_HK_UPDATE) && !defined(CPTK_HAVE_HK_TYPE_DOMAIN_BOOT)
+#error "cpt: cpusets change HK_TYPE_DOMAIN on this kernel (it has housekeeping_update()), and HK_TYPE_DOMAIN_BOOT, the isolcpus= set alone, is missing"
+#endif
 
 static inline bool cptk_compat_cpu_isolated(unsigned int cpu)
 {

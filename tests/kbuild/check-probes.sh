@@ -5,6 +5,9 @@
 # into each build's cptk_probes.h (Kbuild, cpt/linux/probes) with the
 # answers EXPECTED gives for that kernel series.  Every probe must be in
 # EXPECTED for every series: a new probe needs its answers written there.
+# And every probe must be expected to answer "yes" on some series: a probe
+# that compiles on no tested kernel could be broken in the construct it
+# tests (a typo that its control form, probe.sh, cannot see).
 set -u
 expected=$1
 shift
@@ -29,6 +32,13 @@ for arg in "$@"; do
 			fails=$((fails + 1))
 		fi
 	done
+done
+for p in cpt/linux/probes/*.c; do
+	name=$(sed -n '2s#^/\* \(CPTK_HAVE_[A-Z0-9_]*\):.*#\1#p' "$p")
+	if ! awk -v n="$name" '$2 == n && $3 == "yes" { y = 1 } END { exit !y }' "$expected"; then
+		echo "FAIL probes: $name is expected to answer yes on no kernel: nothing shows that $p compiles"
+		fails=$((fails + 1))
+	fi
 done
 echo "check-probes: $checks answers checked, $fails wrong"
 [ "$fails" -eq 0 ]

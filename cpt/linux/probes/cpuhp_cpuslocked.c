@@ -5,6 +5,10 @@
 int probe(void);
 int probe(void)
 {
+#ifdef CPTK_PROBE_CONTROL
+	return CPUHP_AP_ONLINE_DYN;
+#else
 	return cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 						    "probe", NULL, NULL);
+#endif
 }
