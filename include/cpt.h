@@ -568,6 +568,14 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  * mode; never a partition's lock inside the exclusive mode of the same
  * struct cpt_lock.
  *
+ * To lock the partition the caller runs on, use cpt_lock_current(), which
+ * reads cpt_current() once and returns the index it locked, for
+ * cpt_unlock().  Never write cpt_lock(@lk, cpt_current()) ...
+ * cpt_unlock(@lk, cpt_current()): the task may migrate to a CPU of another
+ * partition while it holds the lock, and the second cpt_current() then
+ * names another partition's mutex, which the unlock would release while
+ * the one taken stays held.
+ *
  * The count is fixed by the table the lock was made for, as for
  * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
  * from a newer table with more partitions) takes the lock of partition
@@ -641,14 +649,39 @@ static inline int cpt_lock_number(const struct cpt_lock *lk)
  * @cpt: a partition (modulo the count, see above), or CPT_ANY for the
  *	 exclusive mode
  *
+ * For the partition of the CPU the caller runs on, use cpt_lock_current()
+ * instead: cpt_lock(@lk, cpt_current()) invites a second cpt_current()
+ * at unlock time, which may name another partition by then.
+ *
  * Context: process context, may sleep.
  */
 void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk);
 
 /**
- * cpt_unlock() - release what cpt_lock() took
+ * cpt_lock_current() - take the lock of the caller's partition
  * @lk: the lock
- * @cpt: the @cpt given to cpt_lock()
+ *
+ * Takes the lock of cpt_current() (modulo the count, see above), reading
+ * cpt_current() once.  The task may migrate anywhere while it holds the
+ * lock; it releases with cpt_unlock(@lk, returned index), which releases
+ * the mutex taken here, whatever cpt_current() says by then:
+ *
+ *	cpt = cpt_lock_current(lk);
+ *	q = cpt_percpt_obj(queues, cpt);	(an array of the lock's table)
+ *	...
+ *	cpt_unlock(lk, cpt);
+ *
+ * Context: process context, may sleep.
+ * Return: the index locked, 0 .. cpt_lock_number(@lk) - 1: cpt_current()
+ * modulo the count, so that it also indexes a struct cpt_percpt of the
+ * table @lk was made for; never CPT_ANY.
+ */
+int cpt_lock_current(struct cpt_lock *lk) __acquires(lk);
+
+/**
+ * cpt_unlock() - release what cpt_lock() or cpt_lock_current() took
+ * @lk: the lock
+ * @cpt: the @cpt given to cpt_lock(), or what cpt_lock_current() returned
  *
  * Context: the task that took it.
  */

@@ -80,11 +80,15 @@ void cpt_percpt_free(struct cpt_percpt *pc)
 CPTK_EXPORT(cpt_percpt_free);
 
 /* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
+static int cptk_lock_index(const struct cpt_lock *lk, int cpt)
+{
+	return (unsigned int)cpt % (unsigned int)lk->part->count;
+}
+
 static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
 {
-	struct cpt_lock_part *part;
+	struct cpt_lock_part *part = lk->part->obj[cptk_lock_index(lk, cpt)];
 
-	part = lk->part->obj[(unsigned int)cpt % (unsigned int)lk->part->count];
 	return &part->mutex;
 }
 
@@ -163,6 +167,22 @@ void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 	__acquire(lk);
 }
 CPTK_EXPORT(cpt_lock);
+
+/*
+ * One read of the partition: the index locked is the index returned, so
+ * the caller unlocks what it locked wherever it runs by then.  A second
+ * cpt_current() at unlock time would name another partition's mutex after
+ * a migration.
+ */
+int cpt_lock_current(struct cpt_lock *lk) __acquires(lk)
+{
+	int cpt = cptk_lock_index(lk, cpt_current());
+
+	mutex_lock(cptk_lock_of(lk, cpt));
+	__acquire(lk);
+	return cpt;
+}
+CPTK_EXPORT(cpt_lock_current);
 
 void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk)
 {
