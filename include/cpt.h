@@ -50,12 +50,13 @@
  *
  * CPT_ANY stands for the union of all partitions where a function takes a
  * partition; where a function returns a partition, CPT_ANY means "no
- * partition in particular".
+ * partition in particular".  It is no errno value (see its definition).
  */
 #ifndef CPT_H
 #define CPT_H
 
 #include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
@@ -66,7 +67,15 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
-#define CPT_ANY		(-1)
+/*
+ * CPT_ANY: negative, so that a "cpt < 0" test still says "no partition in
+ * particular or an error", but below -MAX_ERRNO, so that no -errno equals
+ * it: a function that returns "a partition, CPT_ANY or -errno"
+ * (cptab_of_cpu(), cpt_of_node(), ...) answers each unambiguously.  It was
+ * -1, which is -EPERM.  Compare with CPT_ANY, never with -1; and loop over
+ * partitions from 0, taking CPT_ANY on its own.
+ */
+#define CPT_ANY		(-MAX_ERRNO - 1)
 
 /*
  * cpt's functions are exported in the symbol namespace "CPT": a module

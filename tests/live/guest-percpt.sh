@@ -75,9 +75,10 @@ same "pattern without CPU 7: write" \
 	"$(put $P/cpu_pattern '0[0-3] 1[4-6]')" ok
 same "pattern without CPU 7: the CPUs placed" \
 	"$(got_lookup | grep -v '^7 ')" "$(expected_lookup)"
-# CPU 7 is in no partition: cptab_of_cpu() says so (-1, CPT_ANY), the
-# other two borrow the partition of its node, 1.
-same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 -1"
+# CPU 7 is in no partition: cptab_of_cpu() says so (CPT_ANY, which the
+# module names, whatever its value), the other two borrow the partition
+# of its node, 1.
+same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 CPT_ANY"
 same "npartitions=3, no pattern: write" "$(put $P/cpu_pattern '')" ok
 same "npartitions=3: write" "$(put $P/cpu_npartitions 3)" ok
 lookups "npartitions=3" 3

@@ -817,6 +817,7 @@ static int bench_mem(void)
 	glue += mem_bytes(tab->part[np].nodes,
 			  tab->part[np].nr_nodes * sizeof(int));
 	glue += mem_bytes(tab->current_of_cpu, nr_cpu_ids * sizeof(int));
+	glue += mem_bytes(tab->of_cpu, nc * sizeof(int));
 	pr_info("RESULT tag=%s bench=mem parts=%zu nr_cpu_ids=%zu nr_node_ids=%zu core_req_bytes=%zu core_bytes=%zu glue_bytes=%zu cpumask_bytes=%zu total_bytes=%zu sizeof_cptab=%zu sizeof_cpt_part=%zu cpumask_size=%u\n",
 		bench_tag(), np, nc, nn, req, core, glue, mask / (np + 1),
 		core + glue, sizeof(struct cptab), sizeof(struct cptk_part),

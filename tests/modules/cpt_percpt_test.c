@@ -7,7 +7,8 @@
  * online CPU in turn (an IPI, so the answer is that CPU's), cpt_current(),
  * cptab_current() and cptab_of_cpu() of the table in force, held for the
  * read, and answers a line "n=PARTITIONS gen=GENERATION", then one line
- * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU.  The guest
+ * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU (CPTAB_OF_CPU
+ * "CPT_ANY" for a CPU in no partition).  The guest
  * script compares them with /proc/sys/lnet/cpu_partition_table.
  *
  * Reading .../mem allocates cpt_percpt_alloc() arrays of objects of 64 B,
@@ -142,8 +143,13 @@ static int lookup_get(char *buf, const struct kernel_param *kp)
 		a.tab = tab;
 		if (smp_call_function_single(cpu, lookup_on_cpu, &a, 1))
 			continue;
-		len += sysfs_emit_at(buf, len, "%d %d %d %d\n", a.cpu,
-				     a.current_cpt, a.tab_current, a.of_cpu);
+		len += sysfs_emit_at(buf, len, "%d %d %d ", a.cpu,
+				     a.current_cpt, a.tab_current);
+		/* By name: its value is cpt.h's business. */
+		if (a.of_cpu == CPT_ANY)
+			len += sysfs_emit_at(buf, len, "CPT_ANY\n");
+		else
+			len += sysfs_emit_at(buf, len, "%d\n", a.of_cpu);
 	}
 	cpt_put(tab);
 	cpus_read_unlock();
