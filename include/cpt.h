@@ -317,18 +317,46 @@ const nodemask_t *cpt_nodemask(int cpt);
 
 /*
  * cpt_cpu_partition: cptab_current() of the table in force, per CPU, for
- * cpt_current().  cpt writes it, no one else: read it through
- * cpt_current().
+ * cpt_current(); read it through cpt_current().  Its one member is const
+ * here, so that a module's this_cpu_write() or per_cpu() = ... of it does
+ * not compile (make test-kbuild checks both): only cpt/linux/live.c, which
+ * defines it, writes it, and asks for a writable member with
+ * CPTK_CPU_PARTITION_WRITER before it includes this file.  No consumer
+ * defines that.  A const member, not a const int: 7.x's per_cpu_ptr()
+ * strips the variable's own qualifiers (TYPEOF_UNQUAL), so per_cpu() of a
+ * const int is writable there, while a member keeps its const.
+ *
+ * It is exported with EXPORT_PER_CPU_SYMBOL_GPL(), which has no namespace
+ * form, so a module whose only call is cpt_current() links without
+ * CPT_IMPORT_NS; say CPT_IMPORT_NS anyway, as every other function here
+ * needs it.
  */
-DECLARE_PER_CPU(int, cpt_cpu_partition);
+#ifdef CPTK_CPU_PARTITION_WRITER
+#define CPT_CPU_PARTITION_CONST
+#else
+#define CPT_CPU_PARTITION_CONST const
+#endif
+
+/**
+ * struct cpt_percpu_id - cpt_cpu_partition, the partition of one CPU
+ * @cpt: what cpt_current() answers on that CPU; const to consumers
+ */
+struct cpt_percpu_id {
+	CPT_CPU_PARTITION_CONST int cpt;
+};
+
+#undef CPT_CPU_PARTITION_CONST
+
+DECLARE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
 
 /**
  * cpt_current() - partition of the CPU the caller runs on
  *
  * The answer may be stale as soon as it is returned, unless the caller
  * cannot migrate (preemption disabled, or bound with cpt_bind_current()).
- * It is one per-CPU read (this_cpu_read()): cpt keeps the partition of
- * each CPU in the table in force in a per-CPU variable.
+ * It is one per-CPU read (this_cpu_read(), one mov from %gs on x86-64):
+ * cpt keeps the partition of each CPU in the table in force in a per-CPU
+ * variable.
  *
  * A CPU that belongs to no partition (excluded by cpu_pattern, or offline
  * since before the table was planned) is mapped to the partition that holds
@@ -362,7 +390,12 @@ DECLARE_PER_CPU(int, cpt_cpu_partition);
  */
 static inline int cpt_current(void)
 {
-	return this_cpu_read(cpt_cpu_partition);
+	/*
+	 * Through a non-const view: up to 6.12, this_cpu_read() assigns to
+	 * a temporary of typeof() its variable, which cannot be const.  The
+	 * same one read either way; only this read drops the const.
+	 */
+	return this_cpu_read(*(int __percpu *)&cpt_cpu_partition.cpt);
 }
 
 /**
