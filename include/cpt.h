@@ -50,12 +50,13 @@
  *
  * CPT_ANY stands for the union of all partitions where a function takes a
  * partition; where a function returns a partition, CPT_ANY means "no
- * partition in particular".
+ * partition in particular".  It is no errno value (see its definition).
  */
 #ifndef CPT_H
 #define CPT_H
 
 #include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
@@ -66,7 +67,15 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
-#define CPT_ANY		(-1)
+/*
+ * CPT_ANY: negative, so that a "cpt < 0" test still says "no partition in
+ * particular or an error", but below -MAX_ERRNO, so that no -errno equals
+ * it: a function that returns "a partition, CPT_ANY or -errno"
+ * (cptab_of_cpu(), cpt_of_node(), ...) answers each unambiguously.  It was
+ * -1, which is -EPERM.  Compare with CPT_ANY, never with -1; and loop over
+ * partitions from 0, taking CPT_ANY on its own.
+ */
+#define CPT_ANY		(-MAX_ERRNO - 1)
 
 /*
  * cpt's functions are exported in the symbol namespace "CPT": a module
@@ -308,18 +317,46 @@ const nodemask_t *cpt_nodemask(int cpt);
 
 /*
  * cpt_cpu_partition: cptab_current() of the table in force, per CPU, for
- * cpt_current().  cpt writes it, no one else: read it through
- * cpt_current().
+ * cpt_current(); read it through cpt_current().  Its one member is const
+ * here, so that a module's this_cpu_write() or per_cpu() = ... of it does
+ * not compile (make test-kbuild checks both): only cpt/linux/live.c, which
+ * defines it, writes it, and asks for a writable member with
+ * CPTK_CPU_PARTITION_WRITER before it includes this file.  No consumer
+ * defines that.  A const member, not a const int: 7.x's per_cpu_ptr()
+ * strips the variable's own qualifiers (TYPEOF_UNQUAL), so per_cpu() of a
+ * const int is writable there, while a member keeps its const.
+ *
+ * It is exported with EXPORT_PER_CPU_SYMBOL_GPL(), which has no namespace
+ * form, so a module whose only call is cpt_current() links without
+ * CPT_IMPORT_NS; say CPT_IMPORT_NS anyway, as every other function here
+ * needs it.
  */
-DECLARE_PER_CPU(int, cpt_cpu_partition);
+#ifdef CPTK_CPU_PARTITION_WRITER
+#define CPT_CPU_PARTITION_CONST
+#else
+#define CPT_CPU_PARTITION_CONST const
+#endif
+
+/**
+ * struct cpt_percpu_id - cpt_cpu_partition, the partition of one CPU
+ * @cpt: what cpt_current() answers on that CPU; const to consumers
+ */
+struct cpt_percpu_id {
+	CPT_CPU_PARTITION_CONST int cpt;
+};
+
+#undef CPT_CPU_PARTITION_CONST
+
+DECLARE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
 
 /**
  * cpt_current() - partition of the CPU the caller runs on
  *
  * The answer may be stale as soon as it is returned, unless the caller
  * cannot migrate (preemption disabled, or bound with cpt_bind_current()).
- * It is one per-CPU read (this_cpu_read()): cpt keeps the partition of
- * each CPU in the table in force in a per-CPU variable.
+ * It is one per-CPU read (this_cpu_read(), one mov from %gs on x86-64):
+ * cpt keeps the partition of each CPU in the table in force in a per-CPU
+ * variable.
  *
  * A CPU that belongs to no partition (excluded by cpu_pattern, or offline
  * since before the table was planned) is mapped to the partition that holds
@@ -353,7 +390,12 @@ DECLARE_PER_CPU(int, cpt_cpu_partition);
  */
 static inline int cpt_current(void)
 {
-	return this_cpu_read(cpt_cpu_partition);
+	/*
+	 * Through a non-const view: up to 6.12, this_cpu_read() assigns to
+	 * a temporary of typeof() its variable, which cannot be const.  The
+	 * same one read either way; only this read drops the const.
+	 */
+	return this_cpu_read(*(int __percpu *)&cpt_cpu_partition.cpt);
 }
 
 /**
@@ -568,6 +610,14 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  * mode; never a partition's lock inside the exclusive mode of the same
  * struct cpt_lock.
  *
+ * To lock the partition the caller runs on, use cpt_lock_current(), which
+ * reads cpt_current() once and returns the index it locked, for
+ * cpt_unlock().  Never write cpt_lock(@lk, cpt_current()) ...
+ * cpt_unlock(@lk, cpt_current()): the task may migrate to a CPU of another
+ * partition while it holds the lock, and the second cpt_current() then
+ * names another partition's mutex, which the unlock would release while
+ * the one taken stays held.
+ *
  * The count is fixed by the table the lock was made for, as for
  * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
  * from a newer table with more partitions) takes the lock of partition
@@ -654,14 +704,39 @@ static inline int cpt_lock_number(const struct cpt_lock *lk)
  * @cpt: a partition (modulo the count, see above), or CPT_ANY for the
  *	 exclusive mode
  *
+ * For the partition of the CPU the caller runs on, use cpt_lock_current()
+ * instead: cpt_lock(@lk, cpt_current()) invites a second cpt_current()
+ * at unlock time, which may name another partition by then.
+ *
  * Context: process context, may sleep.
  */
 void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk);
 
 /**
- * cpt_unlock() - release what cpt_lock() took
+ * cpt_lock_current() - take the lock of the caller's partition
  * @lk: the lock
- * @cpt: the @cpt given to cpt_lock()
+ *
+ * Takes the lock of cpt_current() (modulo the count, see above), reading
+ * cpt_current() once.  The task may migrate anywhere while it holds the
+ * lock; it releases with cpt_unlock(@lk, returned index), which releases
+ * the mutex taken here, whatever cpt_current() says by then:
+ *
+ *	cpt = cpt_lock_current(lk);
+ *	q = cpt_percpt_obj(queues, cpt);	(an array of the lock's table)
+ *	...
+ *	cpt_unlock(lk, cpt);
+ *
+ * Context: process context, may sleep.
+ * Return: the index locked, 0 .. cpt_lock_number(@lk) - 1: cpt_current()
+ * modulo the count, so that it also indexes a struct cpt_percpt of the
+ * table @lk was made for; never CPT_ANY.
+ */
+int cpt_lock_current(struct cpt_lock *lk) __acquires(lk);
+
+/**
+ * cpt_unlock() - release what cpt_lock() or cpt_lock_current() took
+ * @lk: the lock
+ * @cpt: the @cpt given to cpt_lock(), or what cpt_lock_current() returned
  *
  * Context: the task that took it.
  */

@@ -167,14 +167,6 @@ const nodemask_t *cpt_nodemask(int cpt)
 }
 CPTK_EXPORT(cpt_nodemask);
 
-/*
- * cpt_current() in cpt.h reads it: the answer of cptab_current() of the
- * table in force, per CPU, written by live.c each time a table is
- * installed.  Zero before the first table, which is partition 0 of any.
- */
-DEFINE_PER_CPU(int, cpt_cpu_partition);
-CPTK_EXPORT(cpt_cpu_partition);
-
 /* @part_of[@i] of an array of @n: CPT_ANY for none, -EINVAL past it. */
 static int cptk_part_of(const int *part_of, int n, int i)
 {

@@ -27,10 +27,13 @@
  * event cannot (a consumer may need the hotplug lock the event holds).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+/* cpt_cpu_partition's writer: cpt.h makes it writable here alone. */
+#define CPTK_CPU_PARTITION_WRITER
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/err.h>
+#include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
@@ -166,6 +169,15 @@ static void cptk_notify_fn(struct work_struct *work)
 }
 
 /*
+ * cpt_current() in cpt.h reads it: the answer of cptab_current() of the
+ * table in force, per CPU.  Zero before the first table, which is
+ * partition 0 of any.  Const to every other file (cpt.h), so defined
+ * here, beside its one writer.  A per-CPU export has no namespace form.
+ */
+DEFINE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
+EXPORT_PER_CPU_SYMBOL_GPL(cpt_cpu_partition);
+
+/*
  * Point every CPU's cpt_cpu_partition (cpt_current()) at @tab, now in
  * force: after the pointer is published, before consumers are told, as
  * cpt.h says.  Offline CPUs too, so that they answer from @tab when they
@@ -176,7 +188,7 @@ static void cptk_set_current(const struct cptab *tab)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu(cpt_cpu_partition, cpu),
+		WRITE_ONCE(per_cpu(cpt_cpu_partition, cpu).cpt,
 			   tab->current_of_cpu[cpu]);
 }
 

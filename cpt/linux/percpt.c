@@ -87,9 +87,14 @@ void cpt_percpt_free(struct cpt_percpt *pc)
 CPTK_EXPORT(cpt_percpt_free);
 
 /* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
+static int cptk_lock_index(const struct cpt_lock *lk, int cpt)
+{
+	return (unsigned int)cpt % (unsigned int)lk->part->count;
+}
+
 static struct cpt_lock_part *cptk_lock_part(struct cpt_lock *lk, int cpt)
 {
-	return lk->part->obj[(unsigned int)cpt % (unsigned int)lk->part->count];
+	return lk->part->obj[cptk_lock_index(lk, cpt)];
 }
 
 static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
@@ -183,6 +188,24 @@ void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 	__acquire(lk);
 }
 CPTK_EXPORT(cpt_lock);
+
+/*
+ * One read of the partition: the index locked is the index returned, so
+ * the caller unlocks what it locked wherever it runs by then.  A second
+ * cpt_current() at unlock time would name another partition's mutex after
+ * a migration.
+ */
+int cpt_lock_current(struct cpt_lock *lk) __acquires(lk)
+{
+	int cpt = cptk_lock_index(lk, cpt_current());
+	struct cpt_lock_part *part = cptk_lock_part(lk, cpt);
+
+	mutex_lock(&part->mutex);
+	part->holds++;
+	__acquire(lk);
+	return cpt;
+}
+CPTK_EXPORT(cpt_lock_current);
 
 void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk)
 {

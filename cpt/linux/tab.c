@@ -5,6 +5,7 @@
  * plan so that the lookups (api.c) are plain array reads.
  */
 #include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
@@ -139,22 +140,44 @@ static int cptk_current_of(const struct cptab *tab, unsigned int cpu)
 	return cpu % tab->nr_parts;
 }
 
+/*
+ * cptab_of_cpu()'s answers, inline in cpt.h, so read as they are: the
+ * core's cpu_part[] with its "none" (CPLAN_NONE, -1 in the core, which
+ * cpt-plan and the tests share) as cpt.h's CPT_ANY, which no errno
+ * equals.  The core stays free of the kernel's errno space.
+ */
+static int cptk_fill_of_cpu(struct cptab *tab)
+{
+	const struct cplan_table *table = tab->table;
+	int cpu;
+
+	/* Negative, as "cpt < 0" tests want, and not an -errno. */
+	BUILD_BUG_ON(CPT_ANY >= -MAX_ERRNO);
+	BUILD_BUG_ON(IS_ERR_VALUE((unsigned long)(long)CPT_ANY));
+	tab->of_cpu = kvcalloc(table->nr_cpus, sizeof(*tab->of_cpu),
+			       GFP_KERNEL);
+	if (!tab->of_cpu)
+		return -ENOMEM;
+	for (cpu = 0; cpu < table->nr_cpus; cpu++)
+		tab->of_cpu[cpu] = table->cpu_part[cpu] >= 0 ?
+				   table->cpu_part[cpu] : CPT_ANY;
+	return 0;
+}
+
 /* The head that cpt.h's inline lookups read (struct cptab_lookup). */
 static int cptk_fill_lookup(struct cptab *tab)
 {
 	unsigned int cpu;
 
-	/* cptab_of_cpu() returns cpu_part[] as it is: "none" is CPT_ANY. */
-	BUILD_BUG_ON(CPLAN_NONE != CPT_ANY);
 	BUILD_BUG_ON(offsetof(struct cptab, lookup) != 0);
 	tab->current_of_cpu = kvcalloc(nr_cpu_ids,
 				       sizeof(*tab->current_of_cpu),
 				       GFP_KERNEL);
-	if (!tab->current_of_cpu)
+	if (!tab->current_of_cpu || cptk_fill_of_cpu(tab))
 		return -ENOMEM;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		tab->current_of_cpu[cpu] = cptk_current_of(tab, cpu);
-	tab->lookup.of_cpu = tab->table->cpu_part;
+	tab->lookup.of_cpu = tab->of_cpu;
 	tab->lookup.current_of_cpu = tab->current_of_cpu;
 	tab->lookup.nr_cpus = tab->table->nr_cpus;
 	return 0;
@@ -224,6 +247,7 @@ void cptk_tab_destroy(struct cptab *tab)
 	cptk_texts_free(&tab->texts);
 	kvfree(tab->any_distance);
 	kvfree(tab->current_of_cpu);
+	kvfree(tab->of_cpu);
 	kfree(tab->pattern);
 	cplan_table_free(tab->table);
 	kfree(tab);

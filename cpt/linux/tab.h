@@ -44,7 +44,8 @@ struct cptk_part {
  * (live.c sets @include_isolated after cptk_tab_create()).
  *
  * @lookup is what cpt.h's inline lookups read (struct cptab_lookup): its
- * of_cpu is @table's cpu_part, its current_of_cpu is @current_of_cpu, the
+ * of_cpu is @of_cpu, @table's cpu_part with the core's "none" (CPLAN_NONE)
+ * as CPT_ANY, its current_of_cpu is @current_of_cpu, the
  * answer of cptab_current() for each of nr_cpu_ids CPUs, fallbacks for CPUs
  * in no partition included.
  *
@@ -60,6 +61,7 @@ struct cptk_part {
  */
 struct cptab {
 	struct cptab_lookup lookup;	/* first: cpt.h's inlines read it */
+	int *of_cpu;
 	int *current_of_cpu;
 	struct cplan_table *table;
 	int nr_parts;

@@ -314,7 +314,7 @@ static int do_mem(int argc, char **argv)
 		 * zalloc_cpumask_var() per partition and for CPT_ANY
 		 * (CPUMASK_OFFSTACK: BITS_TO_LONGS(nr_cpu_ids) longs), and
 		 * kvcalloc() of the union's node list, and kvcalloc(nr_cpu_ids,
-		 * int) of cptab_current()'s answers.
+		 * int) twice: cptab_current()'s and cptab_of_cpu()'s answers.
 		 */
 		mask = (size_t)(ncpus + 63) / 64 * 8;
 		for (nodes_any = 0, p = 0; p < table->nr_nodes; p++)
@@ -323,8 +323,8 @@ static int do_mem(int argc, char **argv)
 		       kbytes((size_t)(table->nr_parts + 1) * (size_t)part_size) +
 		       (size_t)(table->nr_parts + 1) * kbytes(mask) +
 		       kbytes((size_t)nodes_any * sizeof(int)) +
-		       kbytes((size_t)ncpus * sizeof(int));
-		glue_allocs = 5 + (size_t)table->nr_parts + 1;
+		       2 * kbytes((size_t)ncpus * sizeof(int));
+		glue_allocs = 6 + (size_t)table->nr_parts + 1;
 		printf("%d,%d,%d,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.1f,%.1f,%zu\n",
 		       ncpus, table->nr_parts, table->nr_nodes, nr_core, core_req,
 		       core, peak_bytes, glue_allocs, glue, core + glue,

@@ -9,7 +9,9 @@
 # modpost's included, and when sparse did not run (no CHECK line: the 7.x
 # Makefile turns C=1 off for a sparse that cannot parse its headers, which
 # is why install-deps puts sid's sparse in the trixie chroot).  The log of
-# each build is build/kbuild/RELEASE.log.
+# each build is build/kbuild/RELEASE.log.  Two consumers must not build: one
+# that does not import the CPT namespace (modpost refuses it) and one that
+# writes cpt_cpu_partition, const to consumers (tests/kbuild/ro-write.sh).
 #
 # KBUILD_RELEASES overrides the kernels, e.g.
 #   make test-kbuild KBUILD_RELEASES=6.12.117+deb12-amd64
@@ -63,3 +65,5 @@ $(KBUILD_TESTS): test-kbuild-%:
 	grep -qE "from namespace '?CPT'?, but does not import it" $$d.log || { cat $$d.log; \
 		echo "test-kbuild: $*: no namespace error for a consumer without CPT_IMPORT_NS" >&2; exit 1; }; \
 	echo "test-kbuild: $*: a consumer without CPT_IMPORT_NS is refused by modpost"
+	@# cpt_cpu_partition is const to consumers: their writes must not build.
+	@tests/kbuild/ro-write.sh $* $(KBUILD_OUT)/$*/ro $(KBUILD_OUT)/$*/Module.symvers

@@ -16,7 +16,11 @@
 # 3. Per-partition locks: each on its node in its own cache line, and for
 #    a second, two threads per partition and two exclusive ones: nobody
 #    inside with an exclusive holder, one holder per partition, no lost
-#    update; for 2 and 4 partitions.
+#    update; for 2 and 4 partitions.  cpt_lock_current() by a thread that
+#    moves to another partition while it holds the lock: the index it
+#    returned is cpt_current() modulo the count (a lock of 2 partitions
+#    under a table of 4 too), its mutex alone is held before and after
+#    the move, and the unlock with that index leaves none held.
 # 4. Per-partition thread pools: 2 threads per partition stay on their
 #    partition's CPUs through a whole partition offline and back, 50
 #    offline/online cycles and a replacement to another count (the test
@@ -77,9 +81,10 @@ same "pattern without CPU 7: write" \
 	"$(put $P/cpu_pattern '0[0-3] 1[4-6]')" ok
 same "pattern without CPU 7: the CPUs placed" \
 	"$(got_lookup | grep -v '^7 ')" "$(expected_lookup)"
-# CPU 7 is in no partition: cptab_of_cpu() says so (-1, CPT_ANY), the
-# other two borrow the partition of its node, 1.
-same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 -1"
+# CPU 7 is in no partition: cptab_of_cpu() says so (CPT_ANY, which the
+# module names, whatever its value), the other two borrow the partition
+# of its node, 1.
+same "CPU 7 in no partition" "$(got_lookup | grep '^7 ')" "7 1 1 CPT_ANY"
 same "npartitions=3, no pattern: write" "$(put $P/cpu_pattern '')" ok
 same "npartitions=3: write" "$(put $P/cpu_npartitions 3)" ok
 lookups "npartitions=3" 3
@@ -157,9 +162,19 @@ helper_allocs() {
 
 section "per-partition locks"
 check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
+same "parameter lock_current is 0600" "$(stat -c %a $PT/lock_current)" 600
 locks "npartitions=2" 0 1
+same "npartitions=2: cpt_lock_current(), moved while held, unlocks its own mutex" \
+	"$(cat $PT/lock_current)" "PASS moves=2 locks=2 parts=2"
+check "keep a lock of 2 partitions" sh -c "echo 1 >$PT/lock_current"
 same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
 locks "npartitions=4" 0 0 1 1
+# Partitions 2 and 3 of the new table take locks 0 and 1 of the old one.
+same "npartitions=4, a lock of 2: cpt_lock_current() returns cpt_current() modulo 2" \
+	"$(cat $PT/lock_current)" "PASS moves=4 locks=2 parts=4"
+check "drop the lock of 2 partitions" sh -c "echo 0 >$PT/lock_current"
+same "npartitions=4: cpt_lock_current(), a lock of 4" \
+	"$(cat $PT/lock_current)" "PASS moves=4 locks=4 parts=4"
 
 # answer_ok NAME PARAM: the answer of the test module's PARAM starts with
 # PASS (pool, pool_since, worker: the checks the module itself makes).

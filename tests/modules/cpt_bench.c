@@ -26,7 +26,7 @@
  *               (sampled every 10 ms).  impl=toolkit (the default) builds
  *               the service on cpt.h's helpers: cpt_percpt_alloc() queues,
  *               a cpt_lock, a cpt_threads_start_cpus() pool, and
- *               cptab_current() to pick a queue; it is the example
+ *               cpt_lock_current() to pick a queue; it is the example
  *               consumer for kernel developers.  impl=hand is the same
  *               service without them (its own array, a spinlock per queue
  *               or with lock=mutex a mutex, kthreads bound with
@@ -319,8 +319,8 @@ static int bench_work(void)
  * Two builds of one service.  impl=toolkit is the example consumer of
  * cpt.h's service helpers: its queues are a cpt_percpt_alloc() array, its
  * locks a cpt_lock, its servers a cpt_threads_start_cpus() pool, and a
- * submitter finds its queue with cptab_current(); it has no code of its
- * own for placement, locking or binding.  impl=hand is the same service
+ * submitter locks and finds its queue with cpt_lock_current(); it has no
+ * code of its own for placement, locking or binding.  impl=hand is the same service
  * written without them (a kcalloc'ed array, a spinlock or mutex per queue,
  * kthreads bound with cptab_bind_current()), for comparing the two in one
  * run.  Both share the queue itself, the submitters (the load, one kthread
@@ -465,13 +465,27 @@ static struct svc_req *svc_take(struct svc_part *part, int cpt)
 	return req;
 }
 
-static void svc_put(struct svc_part *part, int cpt, struct svc_req *req)
+/*
+ * impl=toolkit's request path: the submitter's own partition, locked with
+ * cpt_lock_current(), whose answer also indexes the queues (one table
+ * made both).  Returns the queue it used.
+ */
+static struct svc_part *svc_put_current(struct svc_req *req)
 {
-	if (svc_lock_kind == SVC_CPT_LOCK) {
-		cpt_lock(svc_lk, cpt);
-		svc_enqueue(part, req);
-		cpt_unlock(svc_lk, cpt);
-	} else if (svc_lock_kind == SVC_MUTEX) {
+	struct svc_part *part;
+	int cpt;
+
+	cpt = cpt_lock_current(svc_lk);
+	part = cpt_percpt_obj(svc_queues, cpt);
+	svc_enqueue(part, req);
+	cpt_unlock(svc_lk, cpt);
+	return part;
+}
+
+/* impl=hand's: @part is the submitter's queue, under its own lock. */
+static void svc_put(struct svc_part *part, struct svc_req *req)
+{
+	if (svc_lock_kind == SVC_MUTEX) {
 		mutex_lock(&part->mutex);
 		svc_enqueue(part, req);
 		mutex_unlock(&part->mutex);
@@ -546,7 +560,6 @@ static int svc_submitter(void *arg)
 	struct svc_part *part = sub->part;
 	struct svc_req *req;
 	unsigned int slot, i;
-	int cpt = 0;
 
 	wait_event_idle(svc_startq, READ_ONCE(svc_go));
 	while (!READ_ONCE(svc_stop)) {
@@ -571,12 +584,10 @@ static int svc_submitter(void *arg)
 			req->payload[i] = req->key * (i + 1) ^ sub->cpu;
 		atomic_inc(&sub->inflight);
 
-		/* The toolkit's request path: the lookup picks the queue. */
-		if (svc_toolkit) {
-			cpt = cptab_current(svc_tab);
-			part = cpt_percpt_obj(svc_queues, cpt);
-		}
-		svc_put(part, cpt, req);
+		if (svc_toolkit)
+			part = svc_put_current(req);
+		else
+			svc_put(part, req);
 		if (wq_has_sleeper(&part->waitq))
 			wake_up(&part->waitq);
 		cond_resched();
@@ -904,6 +915,7 @@ static int bench_mem(void)
 	glue += mem_bytes(tab->part[np].nodes,
 			  tab->part[np].nr_nodes * sizeof(int));
 	glue += mem_bytes(tab->current_of_cpu, nr_cpu_ids * sizeof(int));
+	glue += mem_bytes(tab->of_cpu, nc * sizeof(int));
 	pr_info("RESULT tag=%s bench=mem parts=%zu nr_cpu_ids=%zu nr_node_ids=%zu core_req_bytes=%zu core_bytes=%zu glue_bytes=%zu cpumask_bytes=%zu total_bytes=%zu sizeof_cptab=%zu sizeof_cpt_part=%zu cpumask_size=%u\n",
 		bench_tag(), np, nc, nn, req, core, glue, mask / (np + 1),
 		core + glue, sizeof(struct cptab), sizeof(struct cptk_part),

@@ -33,6 +33,14 @@
 
 #include "cpt.h"
 
+/*
+ * @p over CPT_ANY, then each partition 0 .. @n - 1.  CPT_ANY is no
+ * neighbour of 0 (it is below -MAX_ERRNO, cpt.h), so it is taken on its
+ * own rather than by counting up from it.
+ */
+#define for_any_and_each_part(p, n)					\
+	for ((p) = CPT_ANY; (p) < (n); (p) = (p) == CPT_ANY ? 0 : (p) + 1)
+
 static unsigned int nr_checks;
 static bool failed;
 static struct cptab *tab;
@@ -270,7 +278,7 @@ static void check_globals(int n)
 
 	check(cpt_number() == n, "cpt_number() = %d, held table %d",
 	      cpt_number(), n);
-	for (p = CPT_ANY; p < n; p++) {
+	for_any_and_each_part(p, n) {
 		check(cpt_weight(p) == cptab_weight(tab, p) &&
 		      cpt_online(p) == cptab_online(tab, p),
 		      "cpt_weight(%d), cpt_online(%d) as the held table", p, p);
@@ -280,7 +288,7 @@ static void check_globals(int n)
 		      "cpt_cpumask(%d), cpt_nodemask(%d) as the held table",
 		      p, p);
 		rcu_read_unlock();
-		for (q = CPT_ANY; q < n; q++)
+		for_any_and_each_part(q, n)
 			check(cpt_distance(p, q) == cptab_distance(tab, p, q),
 			      "cpt_distance(%d, %d) as the held table", p, q);
 	}
@@ -298,7 +306,7 @@ static void check_spread(int n)
 	nodemask_t seen;
 	int p, i, node, w;
 
-	for (p = CPT_ANY; p < n; p++) {
+	for_any_and_each_part(p, n) {
 		const nodemask_t *nodes = cptab_nodemask(tab, p);
 
 		w = nodes_weight(*nodes);
@@ -398,7 +406,7 @@ static void check_threads(int n)
 	if (!check(threads, "allocate %d thread records", n + 1))
 		return;
 
-	for (i = CPT_ANY; i < n; i++) {
+	for_any_and_each_part(i, n) {
 		struct consumer_thread *t = &threads[nr];
 
 		if (!cptab_online(tab, i))

@@ -43,6 +43,14 @@
 
 #include "cpt.h"
 
+/*
+ * @p over CPT_ANY, then each partition 0 .. @n - 1.  CPT_ANY is no
+ * neighbour of 0 (it is below -MAX_ERRNO, cpt.h), so it is taken on its
+ * own rather than by counting up from it.
+ */
+#define for_any_and_each_part(p, n)					\
+	for ((p) = CPT_ANY; (p) < (n); (p) = (p) == CPT_ANY ? 0 : (p) + 1)
+
 struct worker {
 	int cpt;
 	struct task_struct *task;
@@ -81,14 +89,14 @@ static u32 fingerprint(const struct cptab *tab)
 
 	h = mix(h, n);
 	h = mix(h, (int)cptab_generation(tab));
-	for (p = CPT_ANY; p < n; p++) {
+	for_any_and_each_part(p, n) {
 		h = mix(h, cptab_weight(tab, p));
 		h = mix(h, cptab_online(tab, p));
 		for_each_cpu(cpu, cptab_cpumask(tab, p))
 			h = mix(h, cpu);
 		for_each_node_mask(node, *cptab_nodemask(tab, p))
 			h = mix(h, node);
-		for (q = CPT_ANY; q < n; q++)
+		for_any_and_each_part(q, n)
 			h = mix(h, cptab_distance(tab, p, q));
 	}
 	for_each_possible_cpu(cpu)

@@ -7,7 +7,8 @@
  * online CPU in turn (an IPI, so the answer is that CPU's), cpt_current(),
  * cptab_current() and cptab_of_cpu() of the table in force, held for the
  * read, and answers a line "n=PARTITIONS gen=GENERATION", then one line
- * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU.  The guest
+ * "CPU CPT_CURRENT CPTAB_CURRENT CPTAB_OF_CPU" per online CPU (CPTAB_OF_CPU
+ * "CPT_ANY" for a CPU in no partition).  The guest
  * script compares them with /proc/sys/lnet/cpu_partition_table.
  *
  * Reading .../mem allocates cpt_percpt_alloc() arrays of objects of 64 B,
@@ -26,6 +27,16 @@
  * partition lock's node), "aligned=A/N" (the locks alone in their cache
  * line), then "loops=N excl=N violations=N lost=N" (lost: counter updates
  * that did not add up).
+ *
+ * Reading .../lock_current moves a thread holding cpt_lock_current()'s
+ * lock from each partition with an online CPU to one whose lock is another
+ * (cpt_bind_current()), unlocks with the index cpt_lock_current()
+ * returned, and checks that this index was cpt_current() modulo the
+ * lock's count, that its mutex alone was locked before and after the move,
+ * and none after the unlock; answers "PASS moves=N locks=N parts=N" or
+ * "FAIL: ...".  Writing 1 makes a lock of the table in force that later
+ * reads use (for a table of another count: the index is normalized), 0
+ * drops it.
  *
  * Reading .../lock_pair makes two locks in one helper (one call site),
  * holds both in the exclusive mode, frees the first, makes another in its
@@ -81,8 +92,10 @@
 #include <linux/cpu.h>
 #include <linux/atomic.h>
 #include <linux/cache.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -135,8 +148,13 @@ static int lookup_get(char *buf, const struct kernel_param *kp)
 		a.tab = tab;
 		if (smp_call_function_single(cpu, lookup_on_cpu, &a, 1))
 			continue;
-		len += sysfs_emit_at(buf, len, "%d %d %d %d\n", a.cpu,
-				     a.current_cpt, a.tab_current, a.of_cpu);
+		len += sysfs_emit_at(buf, len, "%d %d %d ", a.cpu,
+				     a.current_cpt, a.tab_current);
+		/* By name: its value is cpt.h's business. */
+		if (a.of_cpu == CPT_ANY)
+			len += sysfs_emit_at(buf, len, "CPT_ANY\n");
+		else
+			len += sysfs_emit_at(buf, len, "%d\n", a.of_cpu);
 	}
 	cpt_put(tab);
 	cpus_read_unlock();
@@ -443,6 +461,203 @@ static const struct kernel_param_ops lock_ops = {
 };
 module_param_cb(lock, &lock_ops, NULL, 0400);
 MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
+
+/*
+ * The cpt_lock_current() test (.../lock_current): a thread binds itself
+ * to partition @from, takes cpt_lock_current(), binds itself to partition
+ * @to while it holds the lock (cpt_bind_current(): set_cpus_allowed_ptr()
+ * under cpus_read_lock()), then unlocks with the index it got.  Which of
+ * the lock's mutexes are locked is read after the lock, after the move and
+ * after the unlock: exactly the one of the index returned, the same one,
+ * none.  The test lock is private: nobody else takes its mutexes.
+ */
+struct lc_test {
+	struct cpt_lock *lk;
+	int from, to;
+	int got, cur_before, cur_after;
+	int err;
+	int nlocked[3], first[3];	/* at each step: how many, the first */
+	struct completion done;
+};
+
+/* Which mutexes of the test lock are locked now, as step @step. */
+static void lc_snap(struct lc_test *t, int step)
+{
+	struct cpt_lock_part *part;
+	int cpt;
+
+	t->nlocked[step] = 0;
+	t->first[step] = -1;
+	cpt_percpt_for_each(part, cpt, t->lk->part) {
+		if (mutex_is_locked(&part->mutex) && !t->nlocked[step]++)
+			t->first[step] = cpt;
+	}
+}
+
+/* The holder: lock where it runs, move, unlock with what it got. */
+static void lc_move(struct lc_test *t)
+{
+	int cpt;
+
+	t->cur_before = cpt_current();
+	cpt = cpt_lock_current(t->lk);
+	t->got = cpt;
+	lc_snap(t, 0);
+	t->err = cpt_bind_current(t->to);
+	t->cur_after = cpt_current();
+	lc_snap(t, 1);
+	cpt_unlock(t->lk, cpt);
+	lc_snap(t, 2);
+}
+
+static int lc_thread_fn(void *arg)
+{
+	struct lc_test *t = arg;
+
+	t->err = cpt_bind_current(t->from);
+	if (!t->err)
+		lc_move(t);
+	complete(&t->done);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* The lock that @cpt names in a lock of @n partitions (cpt.h). */
+static int lc_index(int cpt, int n)
+{
+	return (unsigned int)cpt % (unsigned int)n;
+}
+
+/* What went wrong in one move, or 0. */
+static int lc_check(char *buf, const struct lc_test *t)
+{
+	int n = cpt_lock_number(t->lk);
+
+	if (t->err)
+		return sysfs_emit(buf, "FAIL: %d -> %d: cpt_bind_current(): %d\n",
+				  t->from, t->to, t->err);
+	if (t->got != lc_index(t->cur_before, n))
+		return sysfs_emit(buf, "FAIL: cpt_lock_current() returned %d on partition %d, %d locks\n",
+				  t->got, t->cur_before, n);
+	if (t->cur_after != t->to || lc_index(t->cur_after, n) == t->got)
+		return sysfs_emit(buf, "FAIL: %d -> %d: moved to partition %d, lock %d\n",
+				  t->from, t->to, t->cur_after, t->got);
+	if (t->nlocked[0] != 1 || t->first[0] != t->got ||
+	    t->nlocked[1] != 1 || t->first[1] != t->got || t->nlocked[2])
+		return sysfs_emit(buf, "FAIL: %d -> %d, lock %d: locked %d (first %d), after the move %d (first %d), after the unlock %d\n",
+				  t->from, t->to, t->got, t->nlocked[0],
+				  t->first[0], t->nlocked[1], t->first[1],
+				  t->nlocked[2]);
+	return 0;
+}
+
+/* One move of a thread from @t->from to @t->to; 0 or the FAIL line. */
+static int lc_run_one(char *buf, struct lc_test *t)
+{
+	struct task_struct *task;
+
+	init_completion(&t->done);
+	task = kthread_run(lc_thread_fn, t, "cpt_lc_test");
+	if (IS_ERR(task))
+		return sysfs_emit(buf, "FAIL: kthread_run(): %ld\n",
+				  PTR_ERR(task));
+	wait_for_completion(&t->done);
+	kthread_stop(task);
+	return lc_check(buf, t);
+}
+
+/* A partition with an online CPU whose lock is not @from's, or -1. */
+static int lc_other(const struct cptab *tab, int n, int from)
+{
+	int to;
+
+	for (to = 0; to < cptab_number(tab); to++)
+		if (cptab_weight(tab, to) > 0 &&
+		    lc_index(to, n) != lc_index(from, n))
+			return to;
+	return -1;
+}
+
+/* Every partition with an online CPU to another: "PASS ..." or "FAIL: ...". */
+static int lc_run(char *buf, struct lc_test *t, const struct cptab *tab)
+{
+	int moves = 0, n = cpt_lock_number(t->lk), len;
+
+	for (t->from = 0; t->from < cptab_number(tab); t->from++) {
+		t->to = lc_other(tab, n, t->from);
+		if (!cptab_weight(tab, t->from) || t->to < 0)
+			continue;
+		len = lc_run_one(buf, t);
+		if (len)
+			return len;
+		moves++;
+	}
+	if (!moves)
+		return sysfs_emit(buf, "FAIL: no two partitions to move between\n");
+	return sysfs_emit(buf, "PASS moves=%d locks=%d parts=%d\n", moves, n,
+			  cptab_number(tab));
+}
+
+/* A lock kept by a write of 1 to .../lock_current, for a later table. */
+static DEFINE_MUTEX(lc_lock);
+static struct cpt_lock *lc_kept;
+
+static int lock_current_get(char *buf, const struct kernel_param *kp)
+{
+	struct cpt_lock *fresh = NULL;
+	struct lc_test *t;
+	struct cptab *tab;
+	int len;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	tab = cpt_get();
+	mutex_lock(&lc_lock);
+	t->lk = lc_kept;
+	if (!t->lk)
+		t->lk = fresh = cpt_lock_alloc(tab);
+	if (IS_ERR(t->lk))
+		len = sysfs_emit(buf, "FAIL: cpt_lock_alloc(): %ld\n",
+				 PTR_ERR(t->lk));
+	else
+		len = lc_run(buf, t, tab);
+	mutex_unlock(&lc_lock);
+	cpt_lock_free(fresh);
+	cpt_put(tab);
+	kfree(t);
+	return len;
+}
+
+static int lock_current_set(const char *val, const struct kernel_param *kp)
+{
+	struct cpt_lock *lk = NULL;
+	struct cptab *tab;
+	bool keep;
+
+	if (kstrtobool(val, &keep))
+		return -EINVAL;
+	if (keep) {
+		tab = cpt_get();
+		lk = cpt_lock_alloc(tab);
+		cpt_put(tab);
+		if (IS_ERR(lk))
+			return PTR_ERR(lk);
+	}
+	mutex_lock(&lc_lock);
+	swap(lk, lc_kept);
+	mutex_unlock(&lc_lock);
+	cpt_lock_free(lk);
+	return 0;
+}
+
+static const struct kernel_param_ops lock_current_ops = {
+	.set = lock_current_set,
+	.get = lock_current_get,
+};
+module_param_cb(lock_current, &lock_current_ops, NULL, 0600);
+MODULE_PARM_DESC(lock_current, "read: cpt_lock_current() across a migration; write 1: keep a lock of the table in force for the reads, 0: drop it");
 
 /*
  * The lock pair test (reading .../lock_pair): a consumer that moves its
@@ -1128,6 +1343,7 @@ static void __exit percpt_test_exit(void)
 	cpt_percpt_free(keep_pc);
 	keep_last = false;
 	last_replace(NULL, NULL);
+	cpt_lock_free(lc_kept);
 }
 
 module_init(percpt_test_init);
