@@ -60,6 +60,11 @@ DEBUG_JOBS	?= 2
 # it passes too: make test-debug DEBUG_KERNELS=debug-rt
 # DEBUG_SCENARIOS=locks DEBUG_LOCKS_KERNELS=).  Empty: none.
 DEBUG_LOCKS_KERNELS ?= debug
+# And a short soak (tests/soak/guest-soak.sh: load/unload cycles, then
+# readers, sysctl writes and hotplug at once), where kmemleak stands for
+# the slab bounds that KASAN's quarantine voids.
+DEBUG_SOAK_CYCLES ?= 20
+DEBUG_SOAK_SECONDS ?= 10
 DEBUG_ENV	 = LIVE_CYCLES=200 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=30 \
 		   LIVE_BIND_FAULT=10 LIVE_BIND_CYCLES=30
 
@@ -112,5 +117,8 @@ test-debug: build/cpt-plan.static
 	if [ -n "$$locks" ]; then \
 		wait $$locks || st=1; cat build/live/debug-locks.out; \
 	fi; \
+	SOAK_NOISE=0 SOAK_JOBS=$(DEBUG_JOBS) tests/soak/run.sh --tag debug-soak \
+		--cycles $(DEBUG_SOAK_CYCLES) --seconds $(DEBUG_SOAK_SECONDS) \
+		$(DEBUG_KERNELS) || st=1; \
 	tests/live/harness-lockdep.sh $(firstword $(DEBUG_KERNELS)) || st=1; \
 	exit $$st
