@@ -317,6 +317,9 @@ static void cptk_report_joins(const struct cplan_table *old,
 /*
  * cpt_cpu_place for @cpu, come online, and for any other CPU the update
  * placed, with the rule of @why (enum cplan_why, of cplan_table_update_why()).
+ * Called once @tab is installed, for its serial, when the table it
+ * replaced may be freed already: so the CPUs placed are told by @why, not
+ * by a comparison with that table as in cptk_report_joins().
  */
 static void cptk_trace_places(const struct cptab *tab, const unsigned char *why,
 			      unsigned int cpu)

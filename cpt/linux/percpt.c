@@ -87,14 +87,9 @@ void cpt_percpt_free(struct cpt_percpt *pc)
 CPTK_EXPORT(cpt_percpt_free);
 
 /* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
-static int cptk_lock_index(const struct cpt_lock *lk, int cpt)
-{
-	return (unsigned int)cpt % (unsigned int)lk->part->count;
-}
-
 static struct cpt_lock_part *cptk_lock_part(struct cpt_lock *lk, int cpt)
 {
-	return lk->part->obj[cptk_lock_index(lk, cpt)];
+	return lk->part->obj[cptk_percpt_index(lk->part, cpt)];
 }
 
 static struct mutex *cptk_lock_of(struct cpt_lock *lk, int cpt)
@@ -165,15 +160,21 @@ void cpt_lock_free(struct cpt_lock *lk)
 }
 CPTK_EXPORT(cpt_lock_free);
 
+/* The lock of one partition, counted for /proc/cpt/stats. */
+static void cptk_lock_one(struct cpt_lock *lk, int cpt)
+{
+	struct cpt_lock_part *part = cptk_lock_part(lk, cpt);
+
+	mutex_lock(&part->mutex);
+	part->holds++;
+}
+
 void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 {
 	int i;
 
 	if (cpt != CPT_ANY) {
-		struct cpt_lock_part *part = cptk_lock_part(lk, cpt);
-
-		mutex_lock(&part->mutex);
-		part->holds++;
+		cptk_lock_one(lk, cpt);
 	} else {
 		/*
 		 * Ascending order, under the outer mutex: two exclusive
@@ -197,11 +198,9 @@ CPTK_EXPORT(cpt_lock);
  */
 int cpt_lock_current(struct cpt_lock *lk) __acquires(lk)
 {
-	int cpt = cptk_lock_index(lk, cpt_current());
-	struct cpt_lock_part *part = cptk_lock_part(lk, cpt);
+	int cpt = cptk_percpt_index(lk->part, cpt_current());
 
-	mutex_lock(&part->mutex);
-	part->holds++;
+	cptk_lock_one(lk, cpt);
 	__acquire(lk);
 	return cpt;
 }

@@ -28,6 +28,7 @@
 
 #include "cpt.h"
 #include "compat.h"
+#include "percpt.h"
 #include "worker.h"
 
 /* A partition's worker, and what cpt_queue_work() gave it. */
@@ -47,12 +48,10 @@ struct cpt_workers {
 static LIST_HEAD(cptk_workers);
 static DEFINE_MUTEX(cptk_workers_lock);
 
+/* As cpt_lock(): any int names a worker, modulo the count. */
 static struct cptk_worker *cptk_worker(struct cpt_workers *w, int cpt)
 {
-	unsigned int n = cpt_percpt_number(w->worker);
-
-	/* As cpt_lock(): any int names a worker, modulo the count. */
-	return cpt_percpt_obj(w->worker, (unsigned int)cpt % n);
+	return cpt_percpt_obj(w->worker, cptk_percpt_index(w->worker, cpt));
 }
 
 static int cptk_worker_thread(void *data, int cpt)

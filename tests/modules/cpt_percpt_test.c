@@ -242,22 +242,22 @@ static struct cpt_workers *last_wk;
 static void last_replace(struct cpt_lock *lk, struct cpt_workers *w)
 {
 	mutex_lock(&last_lock);
-	if (lk || !keep_last) {
+	if (keep_last) {
+		/* Each new one takes the place of the one kept before it. */
+		if (lk)
+			swap(lk, last_lk);
+		if (w)
+			swap(w, last_wk);
+	} else {
 		cpt_lock_free(last_lk);
-		last_lk = NULL;
-	}
-	if (w || !keep_last) {
 		cpt_workers_stop(last_wk);
+		last_lk = NULL;
 		last_wk = NULL;
 	}
-	if (keep_last) {
-		last_lk = lk ?: last_lk;
-		last_wk = w ?: last_wk;
-	} else {
-		cpt_lock_free(lk);
-		cpt_workers_stop(w);
-	}
 	mutex_unlock(&last_lock);
+	/* What is no longer kept: the previous ones, or these. */
+	cpt_lock_free(lk);
+	cpt_workers_stop(w);
 }
 
 static int keep_last_set(const char *val, const struct kernel_param *kp)
