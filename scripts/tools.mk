@@ -16,7 +16,7 @@ TOOL_LIB_HDR	 = scripts/topo_read.h scripts/topo_util.h
 TOOL_LIB_DEPS	 = $(TOOL_LIB_SRC) $(TOOL_LIB_HDR) $(CORE_SRC) $(CORE_HDR)
 TOOL_SRC	 = scripts/cpt-plan.c scripts/emit.c $(TOOL_LIB_SRC)
 TOOL_DEPS	 = scripts/cpt-plan.c scripts/emit.c scripts/emit.h $(TOOL_LIB_DEPS)
-TOOL_CC		 = $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Icpt/core -Iscripts
+TOOL_CC		 = $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -Icpt/core -Iscripts
 
 tools: scripts/cpt-plan
 

@@ -384,9 +384,10 @@ static int lscpu_build(struct lscpu_ctx *lx, const struct lscpu_row *rows,
 		ret = lscpu_nomem(lx);
 	if (!ret)
 		ret = place_rows(lx, rows, nr, topo, &g);
+	if (!ret && (assign_groups(topo, g.cores, g.nr_cores, KEY_CORE) ||
+		     assign_groups(topo, g.llcs, g.nr_llcs, KEY_LLC)))
+		ret = lscpu_nomem(lx);
 	if (!ret) {
-		assign_groups(topo, g.cores, g.nr_cores, KEY_CORE);
-		assign_groups(topo, g.llcs, g.nr_llcs, KEY_LLC);
 		*out = topo;
 		topo = NULL;
 	}

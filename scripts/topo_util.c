@@ -2,6 +2,7 @@
 /*
  * Helpers shared by the sysfs and the lscpu readers.  See scripts/topo_util.h.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,45 +62,71 @@ char *trim(char *s)
 	return s;
 }
 
-static int cmp_long(long x, long y)
-{
-	return (x > y) - (x < y);
-}
-
-/* By group, then by CPU: the first key of a group has its lowest CPU. */
-static int cmp_group_key(const void *x, const void *y)
-{
-	const struct cpu_group_key *g = x, *h = y;
-	int d = cmp_long(g->source, h->source);
-
-	if (!d)
-		d = cmp_long(g->scope, h->scope);
-	if (!d)
-		d = cmp_long(g->id, h->id);
-	return d ? d : cmp_long(g->cpu, h->cpu);
-}
-
 static bool same_group(const struct cpu_group_key *g,
 		       const struct cpu_group_key *h)
 {
 	return g->source == h->source && g->scope == h->scope && g->id == h->id;
 }
 
-void assign_groups(struct cplan_topo *topo, struct cpu_group_key *keys,
-		   size_t n, enum key_field which)
+/* A group's hash: source, scope and id mixed by odd multipliers. */
+static size_t hash_group(const struct cpu_group_key *g)
 {
-	int first = CPLAN_NONE;
+	unsigned long long h = (unsigned long long)g->source;
 
-	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_group_key);
+	h = h * 0x9e3779b97f4a7c15ull + (unsigned long long)g->scope;
+	h = h * 0x9e3779b97f4a7c15ull + (unsigned long long)g->id;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* One group in the table of assign_groups(): a key of it, its first CPU. */
+struct group_slot {
+	const struct cpu_group_key *key;	/* NULL: an empty slot */
+	int first;
+};
+
+/* The slot of @g's group in @slot (@mask + 1 slots), or the empty one. */
+static struct group_slot *find_group(struct group_slot *slot, size_t mask,
+				     const struct cpu_group_key *g)
+{
+	size_t i = hash_group(g) & mask;
+
+	while (slot[i].key && !same_group(slot[i].key, g))
+		i = (i + 1) & mask;
+	return &slot[i];
+}
+
+/*
+ * One pass finds each group's lowest CPU, a second gives it out.  The
+ * table is at least twice the keys, so find_group() always ends on an
+ * empty slot.  Linear: sorting the keys was a quarter of what cpt-plan
+ * did at 8192 CPUs.
+ */
+int assign_groups(struct cplan_topo *topo, const struct cpu_group_key *keys,
+		  size_t n, enum key_field which)
+{
+	struct group_slot *slot;
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct group_slot *s = find_group(slot, cap - 1, &keys[i]);
+
+		if (!s->key || keys[i].cpu < s->first)
+			*s = (struct group_slot){ &keys[i], keys[i].cpu };
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct cplan_cpu *c = &topo->cpu[keys[i].cpu];
+		int first = find_group(slot, cap - 1, &keys[i])->first;
 
-		if (i == 0 || !same_group(&keys[i], &keys[i - 1]))
-			first = keys[i].cpu;
 		if (which == KEY_CORE)
 			c->core = first;
 		else
 			c->llc = first;
 	}
+	free(slot);
+	return 0;
 }

@@ -59,9 +59,9 @@ enum key_field { KEY_CORE, KEY_LLC };
 
 /*
  * Give every CPU of each group in @keys the lowest CPU id of its group as
- * its normalised core or L3 key.  Sorts @keys.
+ * its normalised core or L3 key.  Returns 0 or -ENOMEM.
  */
-void assign_groups(struct cplan_topo *topo, struct cpu_group_key *keys,
-		   size_t n, enum key_field which);
+int assign_groups(struct cplan_topo *topo, const struct cpu_group_key *keys,
+		  size_t n, enum key_field which);
 
 #endif /* CPT_TOPO_UTIL_H */

@@ -12,7 +12,7 @@
 BENCH_OUT	 = build/bench
 BENCH_BINS	 = $(BENCH_OUT)/plan-bench $(BENCH_OUT)/svc-bench \
 		   $(BENCH_OUT)/svc-bench.static
-BENCH_CC	 = $(CC) $(CFLAGS) $(WARN)
+BENCH_CC	 = $(CC) $(CFLAGS) $(WARN) -pthread
 
 .PHONY: bench bench-bins
 

@@ -48,7 +48,9 @@ opens() {
 	local log=$TREES/strace.log
 	if command -v strace >/dev/null &&
 	   strace -f -qq -e trace=open,openat -o "$log" "$PLAN" "$@" >/dev/null 2>&1; then
-		grep -c 'open' "$log"
+		# One line per call: not the "<... openat resumed>" half of a
+		# call that another thread's cut (strace -f).
+		grep -c 'open[at]*(' "$log"
 	else
 		echo -
 	fi
