@@ -33,7 +33,10 @@
 #            wait while a 4096-thread pool starts, and under a hotplug loop
 #   locks    -smp 64, one partition per CPU, slub_debug=FZPU
 #            panic_on_warn=1: the lock tests under lockdep (the debug
-#            kernels); locks240 the same at 240 CPUs (not by default)
+#            kernels); locks240 the same at 240 CPUs (not by default:
+#            15 min on the debug kernel with TCG_OPTS= (one TCG thread
+#            per vCPU) and cpuhp.parallel=0; with one TCG thread for all,
+#            the boot brought up no more CPUs after 5 to 7 minutes)
 #   onecpu   -smp 8 (not by default: a proof about the kernel), cpt.ko
 #            never loaded: per-CPU works queued on a CPU across its
 #            offline (tests/modules/cpt_onecpu_test.c)
@@ -68,7 +71,7 @@ percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
 bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|600
 rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
 locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1|900
-locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1|1800
+locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1 cpuhp.parallel=0|3000
 onecpu|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|240
 '
 
