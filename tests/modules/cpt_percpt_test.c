@@ -748,6 +748,32 @@ static const struct kernel_param_ops lock_invert_ops = {
 module_param_cb(lock_invert, &lock_invert_ops, NULL, 0200);
 MODULE_PARM_DESC(lock_invert, "write 1: take two locks in both orders (a planted lockdep report)");
 
+/*
+ * A planted leak, for the same harness test: 200 bytes of 0x5a that
+ * nothing points at once the write returns.  The debug guests scan with
+ * kmemleak after their command, and must fail on "unreferenced object".
+ * Never written by the suites that must pass.
+ */
+static int leak_plant_set(const char *val, const struct kernel_param *kp)
+{
+	void *p;
+
+	if (!sysfs_streq(val, "1"))
+		return -EINVAL;
+	p = kmalloc(200, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	memset(p, 0x5a, 200);
+	pr_info("cpt_percpt_test: leaked 200 bytes on purpose\n");
+	return 0;
+}
+
+static const struct kernel_param_ops leak_plant_ops = {
+	.set = leak_plant_set,
+};
+module_param_cb(leak_plant, &leak_plant_ops, NULL, 0200);
+MODULE_PARM_DESC(leak_plant, "write 1: leak 200 bytes (a planted kmemleak report)");
+
 static DEFINE_MUTEX(keep_lock);
 static struct cpt_percpt *keep_pc;
 static unsigned int keep_mb_val;
