@@ -218,14 +218,16 @@ static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Room for at least two more bytes of text after @len. */
+/* Room for at least two more bytes of text after @len, doubling. */
 static int sys_text_room(struct sysfs_ctx *sx, size_t len)
 {
-	size_t cap = sx->text_cap ? sx->text_cap * 2 : 4096;
+	size_t cap = sx->text_cap ? sx->text_cap : 4096;
 	char *text;
 
-	if (sx->text_cap - len >= 2)
+	if (sx->text_cap >= len + 2)
 		return 0;
+	while (cap < len + 2 && cap <= (64u << 20))
+		cap *= 2;
 	if (cap > (64u << 20))		/* not a sysfs attribute */
 		return -EFBIG;
 	text = realloc(sx->text, cap);
@@ -318,11 +320,12 @@ static int sys_read_text(struct sysfs_ctx *sx)
 	int ret;
 
 	if (kept) {
-		size_t len = *kept ? strlen(*kept) : 0;
+		size_t len;
 
-		ret = *kept ? 0 : -ENOENT;
-		while (!ret && sx->text_cap < len + 2)
-			ret = sys_text_room(sx, sx->text_cap);
+		if (!*kept)
+			return -ENOENT;
+		len = strlen(*kept);
+		ret = sys_text_room(sx, len);
 		if (!ret)
 			memcpy(sx->text, *kept, len + 1);
 		return ret;
@@ -1001,13 +1004,14 @@ static const char *const *ahead_find(struct sysfs_ctx *sx)
  */
 static void ahead_keep(struct sysfs_ctx *sx, int ret)
 {
-	size_t plen = strlen(sx->path) + 1;
-	size_t tlen = ret ? 0 : strlen(sx->text) + 1;
 	struct kept_text *k, **kept;
+	size_t plen, tlen;
 
 	if (!sx->ahead || sx->reader < 0 || sx->cur_cpu < 0 ||
 	    (ret && ret != -ENOENT))
 		return;
+	plen = strlen(sx->path) + 1;
+	tlen = ret ? 0 : strlen(sx->text) + 1;
 	k = malloc(sizeof(*k) + plen + tlen);
 	if (!k)
 		return;
