@@ -29,7 +29,7 @@ check "$k: vm-run fails the guest on the kernel log (status $rc)" [ "$rc" = 123 
 check "$k: lockdep's report is shown" \
 	grep -q 'WARNING: possible circular locking dependency detected' "$log"
 check "$k: vm-run says why it failed" grep -q 'vm-run: FAIL: kernel log problem' "$log"
-# The same for kmemleak: leak_plant drops 200 bytes of 0x5a, rmmod
+# The same for kmemleak: leak_plant drops 200 bytes of a planted text, rmmod
 # follows, and vm-run's scan after the command must fail the guest.
 log=$OUT/$k-harness-kmemleak.log
 scripts/vm-run --no-build --kernel "$k" --smp 2 --timeout 300 -- \
@@ -40,10 +40,10 @@ rc=$?
 check "$k: the planted leak ran in the guest" grep -q '^LEAK-DONE' "$log"
 check "$k: vm-run fails the leaking guest (status $rc)" [ "$rc" = 123 ]
 # kmemleak gives the slab object's size (256 for 200 bytes) and the
-# first 32 bytes: the planted 0x5a.
+# first 32 bytes: twice the planted text, in hex and in the ASCII column.
 check "$k: kmemleak's report is shown" \
 	grep -q 'kmemleak: unreferenced object 0x[0-9a-f]* (size 256)' "$log"
 check "$k: it dumps the leaked bytes" \
-	grep -q 'kmemleak: *5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a' "$log"
+	grep -q 'kmemleak: *63 70 74 2d 6c 65 61 6b 2d 70 6c 61 6e 74 65 64  cpt-leak-planted' "$log"
 echo "harness-lockdep: $k in $(($(date +%s) - t0))s, logs $OUT/$k-harness-*.log"
 report_summary "harness-lockdep:"

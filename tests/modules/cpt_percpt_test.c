@@ -749,22 +749,34 @@ module_param_cb(lock_invert, &lock_invert_ops, NULL, 0200);
 MODULE_PARM_DESC(lock_invert, "write 1: take two locks in both orders (a planted lockdep report)");
 
 /*
- * A planted leak, for the same harness test: 200 bytes of 0x5a that
- * nothing points at once the write returns.  The debug guests scan with
- * kmemleak after their command, and must fail on "unreferenced object".
- * Never written by the suites that must pass.
+ * A planted leak, for the same harness test: 200 bytes that nothing points
+ * at once the write returns, filled with a text no allocator writes (not
+ * 0x5a: that is SLUB's own poison for fresh objects).  The debug guests
+ * scan with kmemleak after their command, and must fail on "unreferenced
+ * object" with this text in the dump.  Never written by the suites that
+ * must pass.
  */
+#define LEAK_PLANT_SIZE 200
+static const char leak_plant_text[] = "cpt-leak-planted";
+
 static int leak_plant_set(const char *val, const struct kernel_param *kp)
 {
-	void *p;
+	char *p;
+	size_t i;
 
 	if (!sysfs_streq(val, "1"))
 		return -EINVAL;
-	p = kmalloc(200, GFP_KERNEL);
+	p = kmalloc(LEAK_PLANT_SIZE, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	memset(p, 0x5a, 200);
-	pr_info("cpt_percpt_test: leaked 200 bytes on purpose\n");
+	for (i = 0; i < LEAK_PLANT_SIZE; i++)
+		p[i] = leak_plant_text[i % (sizeof(leak_plant_text) - 1)];
+	/*
+	 * Nothing reads p again, so without this the compiler drops the
+	 * stores as dead and kmemleak dumps whatever the slab held before.
+	 */
+	barrier_data(p);
+	pr_info("cpt_percpt_test: leaked %d bytes on purpose\n", LEAK_PLANT_SIZE);
 	return 0;
 }
 
