@@ -14,6 +14,9 @@
 #                   naming it
 #   missing         a probe of a function no kernel has, with its control:
 #                   the build goes on, and the probe says no
+#   no-symvers      the kernel's Module.symvers cannot be read (a headers
+#                   tree without it): the build fails, naming a probe that
+#                   needs exports, rather than let it say no
 #   no-count        (where register_sysctl() counts) register_sysctl()
 #                   made a function of a pointer, as on 6.1, under the
 #                   counting probe: it says no, where a probe of the symbol
@@ -97,6 +100,17 @@ printf '%s\n' '// SPDX-License-Identifier: GPL-2.0' \
 	'	return cptk_no_such_function();' '#endif' '}' \
 	>"$dir/$probes/zz_missing.c"
 expect_no missing CPTK_HAVE_ZZ_MISSING
+
+# Kbuild hands probe.sh the tree's Module.symvers: point it at none.
+stage no-symvers
+sed -i 's#\$(objtree)/Module\.symvers#$(objtree)/cptk-no-such-dir/Module.symvers#' \
+	"$dir/Kbuild"
+if ! grep -q 'cptk-no-such-dir/Module.symvers' "$dir/Kbuild"; then
+	fail "$series: no-symvers: Kbuild no longer hands probe.sh \$(objtree)/Module.symvers" \
+		"$(grep -n probe.sh "$dir/Kbuild")"
+else
+	expect_fail no-symvers "probe.sh: probe" "cptk-no-such-dir/Module.symvers, which cannot be read"
+fi
 
 if want CPTK_HAVE_REGISTER_SYSCTL_COUNTS; then
 	stage no-count
