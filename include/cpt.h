@@ -471,7 +471,10 @@ int cpt_bind_current(int cpt);
  * each table has its own rotor; concurrent callers may get the same node.
  *
  * Return: a node id of the partition's node mask (never MAX_NUMNODES), or
- * -EINVAL when @cpt is not a partition.
+ * -EINVAL when @cpt is not a partition.  A partition always has a node;
+ * were one found without (a cpt bug, with a WARN), the answer would be
+ * NUMA_NO_NODE, which kmalloc_node() takes as any node.  So a caller that
+ * checks for -EINVAL alone never hands an errno to the allocator.
  */
 int cpt_spread_node(int cpt);
 
