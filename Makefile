@@ -82,9 +82,10 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 	tests/fuzz/fuzz.mk tests/bench/bench.mk tests/soak/soak.mk \
 	tests/badparam/badparam.mk tests/layout/layout.mk packaging/pkg.mk
 
-# make check runs every suite in turn (tests/lib/check-table.sh), each with
-# the kernels it boots or builds for, and ends with a table of where the
-# time went.
+# make check runs the suites in two lanes (tests/lib/check-table.sh): in
+# turn, the plain ones; beside them, those marked '&', the debug kernels'
+# build and the suites that boot them.  Each with the kernels it boots or
+# builds for; at the end, a table of where the time went.
 ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
 CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-kbuild test-probes|$(ALL_KERNELS)' \
@@ -94,7 +95,7 @@ CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
 		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \
 		   'test-unload|$(UNLOAD_KERNELS)' 'test-soak|$(SOAK_KERNELS)' \
-		   'test-debug|$(DEBUG_KERNELS)'
+		   '&debug-kernels|$(DEBUG_KERNELS)' '&test-debug|$(DEBUG_KERNELS)'
 check:
 	@tests/lib/check-table.sh $(CHECK_SUITES)
 

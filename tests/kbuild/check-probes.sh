@@ -41,4 +41,5 @@ for p in cpt/linux/probes/*.c; do
 	fi
 done
 echo "check-probes: $checks answers checked, $fails wrong"
+echo "check-probes: $((checks - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

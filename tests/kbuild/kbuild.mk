@@ -31,6 +31,7 @@ KBUILD_TESTS	 = $(addprefix test-kbuild-,$(KBUILD_RELEASES))
 
 test-kbuild: $(KBUILD_TESTS)
 	@echo "test-kbuild: no warnings ($(KBUILD_RELEASES))"
+	@echo "test-kbuild: $(words $(KBUILD_RELEASES)) passed, 0 failed"
 
 # A fresh copy per release: objects of one kernel never meet the other's,
 # and nothing built in the source tree leaks into the check.

@@ -1,12 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-table.sh: make check's runner.  Runs each suite's make target in
-# turn, its output shown as it comes and kept in build/check/TARGET.log,
-# then prints where the time went: a line per suite with the kernels it
-# ran on, its wall time and its pass/fail counts, and the total.
+# check-table.sh: make check's runner.  Runs each suite's make target,
+# its output shown as it comes and kept in build/check/TARGET.log, then
+# prints where the time went: a line per suite with the kernels it ran
+# on, when it started, its wall time and share of the total, and its
+# pass/fail counts, and the total.
 #
-#   tests/lib/check-table.sh 'TARGET...|KERNELS' ...
+#   tests/lib/check-table.sh '[&]TARGET...|KERNELS' ...
+#
+# Suites run in two lanes side by side.  The first lane runs, in turn,
+# the suites given plainly; the second, started at once, those whose
+# TARGET starts with '&' (the debug kernels' build, then the suites that
+# boot them), their output lines shown with "[TARGET] " before them.  A
+# 2-core host has room for both: a TCG guest keeps one core busy at most
+# and often less, and no lane waits for the other.  The guests of both
+# lanes share CPT_VM_SLOTS (default: the host's cores) guest slots
+# (scripts/vm-run), so that two lanes never boot more guests at once than
+# one lane's suites did before.  CHECK_LANES=1 runs every suite in the
+# first lane, one after the other.
 #
 # Several targets in one argument run in one make (test-probes needs
 # test-kbuild's builds, which a make of its own would do again).
@@ -14,14 +26,18 @@
 # "-" for a suite that boots no guest).  A suite's counts are the sum of
 # its summary lines, "[LABEL: ]N passed, N failed" at the start of a line
 # (indented sub-totals and per-guest lines with a time after them are not
-# summaries), and of cmocka's counts (test-unit).  Every suite runs, even after one failed; the exit status
-# is 0 only when each one exited 0.
+# summaries), and of cmocka's counts (test-unit).  Every suite runs, even
+# after one failed; the exit status is 0 only when each one exited 0.
+# A total past CHECK_BUDGET seconds (3600: CI allows 5400) is said so.
 set -u
 
 MAKE=${MAKE:-make}
 OUT=build/check
 mkdir -p "$OUT"
 SUMMARY_RE='^([[:alnum:]_.+-]+( [[:alnum:]_.+-]+)*: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$'
+BUDGET=${CHECK_BUDGET:-3600}
+export CPT_VM_SLOTS=${CPT_VM_SLOTS:-$(nproc 2>/dev/null || echo 2)}
+export CPT_VM_SLOT_DIR=${CPT_VM_SLOT_DIR:-$PWD/$OUT/slots}
 
 # suite_counts LOG: "PASSED FAILED" of a suite's log: its summary lines,
 # and cmocka's "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s)".
@@ -33,23 +49,76 @@ suite_counts() {
 	} | awk '{ p += $1; f += $3 } END { print p + 0, f + 0 }'
 }
 
-rows=()
-tpass=0
-tfail=0
-status=0
 t_all=$SECONDS
-for arg; do
-	targets=${arg%%|*}
-	kernels=${arg#*|}
-	# Targets that share a prerequisite run in one make, as one row.
+
+# run_suite TARGETS KERNELS PREFIX: one suite's make, its output on
+# stdout (each line after PREFIX) and in its log; writes its row's
+# fields, "START SECS PASSED FAILED RC", to $OUT/TARGET.row.
+run_suite() {
+	local targets=$1 kernels=$2 prefix=$3 target log t0 rc p f
 	target=${targets// /+}
 	log=$OUT/$target.log
 	t0=$SECONDS
 	# shellcheck disable=SC2086 # a list of targets
-	"$MAKE" --no-print-directory $targets 2>&1 | tee "$log"
+	if [ -n "$prefix" ]; then
+		"$MAKE" --no-print-directory $targets 2>&1 | tee "$log" |
+			sed -u "s/^/$prefix/"
+	else
+		"$MAKE" --no-print-directory $targets 2>&1 | tee "$log"
+	fi
 	rc=${PIPESTATUS[0]}
-	secs=$((SECONDS - t0))
 	read -r p f < <(suite_counts "$log")
+	echo "$((t0 - t_all)) $((SECONDS - t0)) $p $f $rc" >"$OUT/$target.row"
+}
+
+# lane N ARGS...: run_suite for each 'TARGETS|KERNELS' of ARGS; lane 2's
+# lines are named by their suite.
+lane() {
+	local n=$1 arg targets
+	shift
+	for arg; do
+		targets=${arg%%|*}
+		targets=${targets#&}
+		if [ "$n" = 2 ]; then
+			run_suite "$targets" "${arg#*|}" "[${targets// /+}] "
+		else
+			run_suite "$targets" "${arg#*|}" ''
+		fi
+	done
+}
+
+first=() second=()
+for arg; do
+	case $arg in
+	'&'*) if [ "${CHECK_LANES:-2}" = 1 ]; then first+=("${arg#&}"); else second+=("$arg"); fi ;;
+	*) first+=("$arg") ;;
+	esac
+done
+for arg; do
+	t=${arg%%|*}
+	t=${t#&}
+	rm -f "$OUT/${t// /+}.row"
+done
+lane2=
+if [ ${#second[@]} -gt 0 ]; then
+	lane 2 "${second[@]}" &
+	lane2=$!
+fi
+lane 1 "${first[@]}"
+[ -z "$lane2" ] || wait "$lane2"
+total=$((SECONDS - t_all))
+
+echo
+echo "=== make check: where the time goes (lanes side by side: shares add up to more than 100%)"
+printf '%-24s %-46s %6s %6s %6s %7s %7s\n' suite kernels start wall share passed failed
+tpass=0 tfail=0 status=0
+for arg; do
+	targets=${arg%%|*}
+	targets=${targets#&}
+	target=${targets// /+}
+	kernels=${arg#*|}
+	read -r start secs p f rc 2>/dev/null <"$OUT/$target.row" ||
+		{ start=0 secs=0 p=0 f=0 rc=125; }
 	verdict=ok
 	if [ "$rc" != 0 ]; then
 		verdict="FAIL (exit $rc)"
@@ -59,16 +128,12 @@ for arg; do
 	fi
 	tpass=$((tpass + p))
 	tfail=$((tfail + f))
-	rows+=("$(printf '%-24s %-46s %5ss %7s %7s  %s' "$target" "${kernels:--}" \
-		"$secs" "$p" "$f" "$verdict")")
+	printf '%-24s %-46s %5ss %5ss %5s%% %7s %7s  %s\n' "$target" "${kernels:--}" \
+		"$start" "$secs" "$((secs * 100 / (total > 0 ? total : 1)))" "$p" "$f" "$verdict"
 done
-
-echo
-echo "=== make check: where the time goes"
-printf '%-24s %-46s %6s %7s %7s\n' suite kernels wall passed failed
-for r in "${rows[@]}"; do
-	echo "$r"
-done
-printf '%-24s %-46s %5ss %7s %7s\n' total "" $((SECONDS - t_all)) "$tpass" "$tfail"
+printf '%-24s %-46s %6s %5ss %6s %7s %7s\n' total "" "" "$total" "100%" "$tpass" "$tfail"
+if [ "$total" -gt "$BUDGET" ]; then
+	echo "check: WARNING: the total, ${total}s, is past $((BUDGET / 60)) minutes (CI allows 90): see doc/testing.md, \"Where the time goes\""
+fi
 echo "check: $tpass passed, $tfail failed"
 exit "$status"

@@ -18,8 +18,9 @@
 #   skip NAME...             a check that could not run here
 #   check NAME COMMAND...    pass NAME when COMMAND succeeds, else fail NAME
 #   report_summary [LABEL]   "LABEL N passed, N failed"; false on a failure
-#   report_verdict TEXT      "FAIL T: N check(s) failed" and false on a
-#                            failure, else "PASS T: TEXT"
+#   report_verdict TEXT      "[T: ]N passed, N failed", then "FAIL T: N
+#                            check(s) failed" and false on a failure, else
+#                            "PASS T: TEXT"
 
 REPORT_TAG=${REPORT_TAG:-}
 REPORT_DETAIL_LINES=${REPORT_DETAIL_LINES:-60}
@@ -62,6 +63,8 @@ report_summary() {
 }
 
 report_verdict() {
+	# The summary line make check counts (tests/lib/check-table.sh).
+	echo "${REPORT_TAG:+$REPORT_TAG: }$REPORT_NPASS passed, $REPORT_NFAIL failed"
 	if [ "$REPORT_NFAIL" -ne 0 ]; then
 		report_line FAIL "$REPORT_NFAIL check(s) failed"
 		return 1

@@ -68,7 +68,7 @@ DEBUG_SOAK_SECONDS ?= 10
 DEBUG_ENV	 = LIVE_CYCLES=200 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=30 \
 		   LIVE_BIND_FAULT=10 LIVE_BIND_CYCLES=30
 
-.PHONY: test-live test-unload test-percpt test-bind test-debug test-onecpu
+.PHONY: test-live test-unload test-percpt test-bind test-debug test-onecpu debug-kernels
 
 # make test-onecpu: the kernel alone, cpt.ko never loaded
 # (guest-onecpu.sh): per-CPU works queued on a CPU while it goes offline,
@@ -102,9 +102,16 @@ test-bind: build/cpt-plan.static
 	@$(call ko_kernels,$(BIND_KERNELS))
 	@LIVE_JOBS=$(BIND_JOBS) tests/live/run.sh --scenarios bind $(BIND_KERNELS)
 
+# make debug-kernels: the debug kernels built (scripts/debug-kernel), or
+# waited for where scripts/install-deps left their build running
+# (CPT_DEBUG_ASYNC=1).  Niced: make check runs it beside its other suites
+# (tests/lib/check-table.sh's second lane), whose guests come first.
+debug-kernels:
+	@nice -n 19 scripts/debug-kernel $(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS))
+
 # Then the harness itself: a planted lock-order inversion must fail a
 # debug guest with lockdep's report (tests/live/harness-lockdep.sh).
-test-debug: build/cpt-plan.static
+test-debug: build/cpt-plan.static debug-kernels
 	@$(call ko_kernels,$(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS)))
 	@st=0; locks=; mkdir -p build/live; \
 	if [ -n '$(strip $(DEBUG_LOCKS_KERNELS))' ]; then \

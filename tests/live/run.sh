@@ -142,5 +142,7 @@ for k in $kernels; do
 		echo "$k $s: $p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
 	done
 done
-echo "test-live: $npass passed, $nfail failed in $(($(date +%s) - t_all))s"
+echo "test-live: wall $(($(date +%s) - t_all))s"
+# The summary line make check counts (tests/lib/check-table.sh).
+echo "test-live: $npass passed, $nfail failed"
 exit $status

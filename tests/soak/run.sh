@@ -89,4 +89,6 @@ echo "soak total: kernels=$(echo "$kernels" | wc -w) failed=$nfail" \
 	"cycles=$(total cycles) reads=$(total reads) again=$(total again)" \
 	"replacements=$(total replacements)" \
 	"hotplug=$(total hotplug) errors=$(total errors) in $(($(date +%s) - t_all))s"
+# The summary line make check counts: a kernel's soak is one check.
+echo "$tag: $(($(echo "$kernels" | wc -w) - nfail)) passed, $nfail failed"
 exit $status
