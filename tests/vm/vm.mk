@@ -45,7 +45,10 @@ DIST		?=
 ko:
 	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.1-rt, 6.12)" >&2; exit 1; }
 	@test -n "$(call vm_rel,$(KREL))" || { echo "make ko: no release for $(KREL): run scripts/install-deps" >&2; exit 1; }
-	@$(MAKE) -s --no-print-directory $(KO_OUT)/$(call vm_rel,$(KREL))/.built \
+	@# One build at a time: make check's two lanes may both want a kernel's.
+	@mkdir -p $(KO_OUT)
+	@flock $(KO_OUT)/.lock $(MAKE) -s --no-print-directory \
+		$(KO_OUT)/$(call vm_rel,$(KREL))/.built \
 		$(KO_OUT)/$(call vm_rel,$(KREL))/fault/.built
 
 # The stamp depends on every source: no change, no Kbuild run at all.
