@@ -444,15 +444,20 @@ int cpt_distance(int cpt1, int cpt2);
  * Sets the CPU affinity of current to the members of @cpt (offline ones
  * included: the task may use them again when they return); the task
  * migrates before this returns, onto an online CPU of @cpt: the change is
- * made under the CPU hotplug lock, so no CPU is on its way down meanwhile.  When every member goes offline later, the
+ * made under the CPU hotplug lock, so no CPU is on its way down
+ * meanwhile.  When every member goes offline later, the
  * scheduler moves the task elsewhere and it stays unbound: bind it again
  * when told of the next table.  The memory policy is left alone: the
  * kernel exports no interface to change it, and the default (local) policy
  * already allocates from the node of the CPU the task runs on, which is one
  * of the partition's nodes (or its nearest node with memory).
  *
- * Context: process context, may sleep; not from a notifier callback; takes
- * cpus_read_lock(), so not with the hotplug lock held.
+ * Context: process context, may sleep; not from a notifier callback.
+ * Takes cpus_read_lock(): the caller must hold no lock that a CPU hotplug
+ * callback of its own (or any hotplug callback) takes, or a CPU offline
+ * deadlocks against it.  Not from the body of a pool's thread
+ * (cpt_threads_start()): those carry PF_NO_SETAFFINITY, and a ported
+ * service thread that binds itself gets -EINVAL; cpt binds them already.
  * Return: 0, -EINVAL when @cpt is not a partition or for a task whose
  * affinity is fixed (PF_NO_SETAFFINITY: a workqueue worker, such as a
  * work item of system_wq runs in, or a kthread bound to a CPU, such as
@@ -624,8 +629,13 @@ static inline void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
  * The count is fixed by the table the lock was made for, as for
  * struct cpt_percpt.  A @cpt that the lock does not have (a cpt_current()
  * from a newer table with more partitions) takes the lock of partition
- * (@cpt modulo the count), so that mutual exclusion holds for any int;
- * pass the same @cpt to cpt_unlock().  When the notifier announces a table
+ * (@cpt modulo the count), so that mutual exclusion holds for any
+ * non-negative int; pass the same @cpt to cpt_unlock().  A negative @cpt
+ * other than CPT_ANY (libcfs's CFS_CPT_ANY is -1, which code ported from
+ * libcfs passes for its exclusive mode) is a misuse: cpt_lock() takes the
+ * exclusive mode for it, never less exclusion than the caller may have
+ * meant, with a log line (rate-limited) naming the caller, and
+ * cpt_unlock() with the same @cpt releases the exclusive mode.  When the notifier announces a table
  * with another count, make a lock for it, move the protected data under
  * the exclusive mode of both, and free the old lock once no one can reach
  * it.
@@ -705,7 +715,7 @@ static inline int cpt_lock_number(const struct cpt_lock *lk)
  * cpt_lock() - take the lock of a partition, or all of them
  * @lk: the lock
  * @cpt: a partition (modulo the count, see above), or CPT_ANY for the
- *	 exclusive mode
+ *	 exclusive mode (any other negative value too, with a log line)
  *
  * For the partition of the CPU the caller runs on, use cpt_lock_current()
  * instead: cpt_lock(@lk, cpt_current()) invites a second cpt_current()
@@ -802,8 +812,13 @@ struct cpt_threads;
  * When a newer table with the same count is in force already, the pool
  * binds to it.  The pool holds the table it is bound to.
  *
- * Context: process context, may sleep; also from a notifier callback;
- * takes cpus_read_lock(), so not with the hotplug lock held.
+ * The threads carry PF_NO_SETAFFINITY: @fn must not change its own
+ * affinity (cpt_bind_current() and set_cpus_allowed_ptr() return -EINVAL
+ * there), as cpt binds and rebinds them.
+ *
+ * Context: process context, may sleep; also from a notifier callback.
+ * Takes cpus_read_lock(): not with a lock held that a CPU hotplug
+ * callback takes, or a CPU offline deadlocks against it.
  * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
  * of a failed allocation or kthread creation (nothing is left running).
  */
@@ -822,9 +837,11 @@ struct cpt_threads *cpt_threads_start(struct cptab *tab, int per_cpt,
  * @name: the threads' name, "@name/CPT.I"
  *
  * As cpt_threads_start() in every other way: each thread is bound to all
- * the CPUs of its partition, not to one CPU, and follows the table.
+ * the CPUs of its partition, not to one CPU, and follows the table; its
+ * threads carry PF_NO_SETAFFINITY too.
  *
  * Context: process context, may sleep; also from a notifier callback.
+ * Takes cpus_read_lock(), as cpt_threads_start().
  * Return: the pool, or ERR_PTR(-EINVAL) for a bad argument, or the errno
  * of a failed allocation or kthread creation (nothing is left running).
  */
@@ -912,7 +929,11 @@ int cpt_workers_number(const struct cpt_workers *w);
  * @w: the workers
  * @cpt: a partition (modulo the count, see above)
  *
- * Return: the worker, valid until cpt_workers_stop(@w).
+ * @cpt may also be CPT_ANY: the worker of the caller's partition, as for
+ * cpt_queue_work(); any other negative @cpt is refused, with a log line.
+ *
+ * Return: the worker, valid until cpt_workers_stop(@w); NULL for a
+ * refused @cpt.
  */
 struct kthread_worker *cpt_worker_of(struct cpt_workers *w, int cpt);
 
@@ -922,8 +943,14 @@ struct kthread_worker *cpt_worker_of(struct cpt_workers *w, int cpt);
  * @cpt: a partition (modulo the count, see above)
  * @work: initialized with kthread_init_work()
  *
+ * @cpt may also be CPT_ANY: the worker of the caller's partition,
+ * cpt_current() modulo the count.  Any other negative @cpt (libcfs's -1)
+ * is refused: nothing is queued, and a log line (rate-limited) names the
+ * caller.
+ *
  * Context: any context (kthread_queue_work()).
- * Return: true when queued, false when @work was pending already.
+ * Return: true when queued, false when @work was pending already or @cpt
+ * was refused.
  */
 bool cpt_queue_work(struct cpt_workers *w, int cpt, struct kthread_work *work);
 
@@ -942,8 +969,12 @@ void cpt_workers_flush(struct cpt_workers *w);
  * cpt_workers_stop() - run the pending works, stop the workers, free them
  * @w: from cpt_workers_start(), or NULL or an ERR_PTR (nothing is done)
  *
- * The works queued before the call run first.  The caller must queue no
- * more (nor re-arm delayed works) once it calls this.
+ * The works queued before the call run first.  A delayed work queued with
+ * kthread_queue_delayed_work() on cpt_worker_of() whose timer has not
+ * fired is cancelled, as kthread_cancel_delayed_work_sync() would; one
+ * whose timer is firing runs.  No work of @w runs once this returns.  The
+ * caller must queue no more (nor re-arm delayed works) once it calls
+ * this; a cancelled or run work may be freed or queued elsewhere then.
  *
  * Context: process context, may sleep; also from a notifier callback.
  */

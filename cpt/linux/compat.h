@@ -218,4 +218,20 @@ static inline bool cptk_compat_cpu_isolated(unsigned int cpu)
 #endif
 }
 
+/*
+ * cptk_timer_delete() - deactivate a timer without waiting for its
+ * function (worker.c disarms delayed works under the worker's raw lock):
+ * timer_delete() where the kernel has it, del_timer() before (5.10).
+ */
+#include <linux/timer.h>
+
+static inline int cptk_timer_delete(struct timer_list *timer)
+{
+#ifdef CPTK_HAVE_TIMER_DELETE
+	return timer_delete(timer);
+#else
+	return del_timer(timer);
+#endif
+}
+
 #endif /* CPTK_COMPAT_H */

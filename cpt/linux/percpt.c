@@ -169,11 +169,27 @@ static void cptk_lock_one(struct cpt_lock *lk, int cpt)
 	part->holds++;
 }
 
+/*
+ * Whether @cpt asks for the exclusive mode.  A negative index other than
+ * CPT_ANY is a misuse (libcfs's CFS_CPT_ANY is -1): the exclusive mode is
+ * the only answer that never gives the caller less exclusion than it may
+ * have asked for, and cpt_unlock() with the same index releases it.
+ */
+static bool cptk_lock_exclusive(int cpt, unsigned long caller)
+{
+	if (cpt >= 0)
+		return false;
+	if (cpt != CPT_ANY)
+		pr_warn_ratelimited("%ps: partition %d of a cpt_lock is not one (CPT_ANY is %d): taking the exclusive mode\n",
+				    (void *)caller, cpt, CPT_ANY);
+	return true;
+}
+
 void cpt_lock(struct cpt_lock *lk, int cpt) __acquires(lk)
 {
 	int i;
 
-	if (cpt != CPT_ANY) {
+	if (!cptk_lock_exclusive(cpt, _RET_IP_)) {
 		cptk_lock_one(lk, cpt);
 	} else {
 		/*
@@ -208,15 +224,25 @@ CPTK_EXPORT(cpt_lock_current);
 
 void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk)
 {
+	u64 now;
 	int i;
 
 	__release(lk);
-	if (cpt != CPT_ANY) {
+	/* cpt_lock() said so already: no second line for the same misuse. */
+	if (cpt >= 0) {
 		mutex_unlock(cptk_lock_of(lk, cpt));
 		return;
 	}
-	/* Held all along: the time the others could not take their lock. */
-	lk->excl_ns += local_clock() - lk->excl_since;
+	/*
+	 * Held all along: the time the others could not take their lock.
+	 * local_clock() is read on the CPUs of the lock and of the unlock,
+	 * which differ when the holder slept and migrated; where sched_clock
+	 * is not stable across CPUs the second can be the smaller, and a
+	 * negative difference would wrap the sum: it counts as 0.
+	 */
+	now = local_clock();
+	if (now > lk->excl_since)
+		lk->excl_ns += now - lk->excl_since;
 	lk->excl_holds++;
 	for (i = lk->part->count - 1; i >= 0; i--)
 		mutex_unlock(cptk_lock_of(lk, i));
@@ -242,4 +268,20 @@ void cptk_lock_stats(struct seq_file *m)
 				   READ_ONCE(lk->excl_holds),
 				   READ_ONCE(lk->excl_ns), (void *)lk->site);
 	mutex_unlock(&cptk_locks_lock);
+}
+
+/* The bytes cptk_lock_stats() writes now, at most. */
+size_t cptk_lock_stats_size(void)
+{
+	/* "lock", the partition, three u64, spaces and the newline */
+	const size_t fixed = 4 + 12 + 3 * 21 + 1;
+	struct cpt_lock *lk;
+	size_t size = 0;
+
+	mutex_lock(&cptk_locks_lock);
+	list_for_each_entry(lk, &cptk_locks, node)
+		size += lk->part->count *
+			(fixed + snprintf(NULL, 0, " %ps", (void *)lk->site));
+	mutex_unlock(&cptk_locks_lock);
+	return size;
 }

@@ -22,5 +22,6 @@ static inline int cptk_percpt_index(const struct cpt_percpt *pc, int cpt)
 }
 
 void cptk_lock_stats(struct seq_file *m);
+size_t cptk_lock_stats_size(void);
 
 #endif /* CPTK_PERCPT_H */

@@ -338,6 +338,19 @@ void cptk_pool_follow_locked(struct cptab *tab, int dying)
 	mutex_unlock(&cptk_pools_lock);
 }
 
+/* At least the lines cptk_pool_stats() writes now: a thread's each. */
+int cptk_pool_stats_lines(void)
+{
+	struct cpt_threads *ts;
+	int n = 0;
+
+	mutex_lock(&cptk_pools_lock);
+	list_for_each_entry(ts, &cptk_pools, node)
+		n += ts->nr;
+	mutex_unlock(&cptk_pools_lock);
+	return n;
+}
+
 /* cptk_pool_follow_locked() from the notification, without the lock. */
 void cptk_pool_follow(struct cptab *tab)
 {

@@ -12,5 +12,6 @@ struct seq_file;
 void cptk_pool_follow(struct cptab *tab);
 void cptk_pool_follow_locked(struct cptab *tab, int dying);
 void cptk_pool_stats(struct seq_file *m);
+int cptk_pool_stats_lines(void);
 
 #endif /* CPTK_POOL_H */

@@ -11,9 +11,16 @@
  * The counters are kept where the hot path already writes (a partition's
  * own lock or worker), never in one line shared by all partitions, and
  * read here without stopping anyone: each is a snapshot, not a
- * consistent cut.
+ * consistent cut.  A read walks no queue and turns no IRQ off; it takes
+ * the list mutexes of pools, workers and locks in turn.  The buffer is
+ * sized before the walk, so that single_open() does not walk again each
+ * time its buffer turns out too small (only a set that grew meanwhile
+ * does).  Root only: the lines name call sites, and a reader holds the
+ * pools' mutex, which a CPU event's callback also takes.
  */
+#include <linux/fs.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 
 #include "percpt.h"
@@ -34,13 +41,32 @@ static int cptk_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* Column lines, and at most this much per pool or worker line. */
+#define CPTK_STATS_HEAD		128
+#define CPTK_STATS_LINE		(8 + 12 + 2 * 21 + TASK_COMM_LEN + 1)
+
+static int cptk_stats_open(struct inode *inode, struct file *file)
+{
+	size_t size = CPTK_STATS_HEAD + cptk_lock_stats_size() +
+		      (size_t)(cptk_pool_stats_lines() +
+			       cptk_worker_stats_lines()) * CPTK_STATS_LINE;
+
+	return single_open_size(file, cptk_stats_show, NULL, size);
+}
+
+static const struct proc_ops cptk_stats_ops = {
+	.proc_open	= cptk_stats_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+};
+
 int cptk_stats_init(void)
 {
 	cptk_proc_dir = proc_mkdir("cpt", NULL);
 	if (!cptk_proc_dir)
 		return -ENOMEM;
-	if (!proc_create_single("stats", 0444, cptk_proc_dir,
-				cptk_stats_show)) {
+	if (!proc_create("stats", 0400, cptk_proc_dir, &cptk_stats_ops)) {
 		proc_remove(cptk_proc_dir);
 		return -ENOMEM;
 	}

@@ -9,5 +9,6 @@
 struct seq_file;
 
 void cptk_worker_stats(struct seq_file *m);
+int cptk_worker_stats_lines(void);
 
 #endif /* CPTK_WORKER_H */

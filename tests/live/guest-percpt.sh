@@ -62,7 +62,7 @@ section "inline lookups on $(ncpus) CPUs, 2 nodes"
 check "insmod cpt.ko npartitions=2" insmod cpt.ko npartitions=2
 check "insmod cpt_percpt_test.ko" insmod cpt_percpt_test.ko
 # A read of these starts threads, allocates or holds locks: root only.
-for _p in lookup mem lock lock_pair worker pool_since bind_fixed; do
+for _p in lookup mem lock lock_neg lock_pair worker worker_misuse pool_since bind_fixed; do
 	same "parameter $_p is 0400" \
 		"$(stat -c %a /sys/module/cpt_percpt_test/parameters/$_p)" 400
 done
@@ -188,6 +188,14 @@ same "npartitions=2: cpt_lock_current(), moved while held, unlocks its own mutex
 check "keep a lock of 2 partitions" sh -c "echo 1 >$PT/lock_current"
 same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
 locks "npartitions=4" 0 0 1 1
+# Code ported from libcfs passes CFS_CPT_ANY, -1, for the exclusive mode.
+_res=$(grep '^loops=' $PT/lock_neg)
+echo "    npartitions=4, exclusive holders passing -1: $_res"
+check "npartitions=4: cpt_lock(lk, -1) excludes every partition's holder ($_res)" \
+	sh -c "echo '$_res' | grep -q 'violations=0 lost=0' &&
+	       ! echo '$_res' | grep -q -e 'loops=0 ' -e 'excl=0 '"
+check "and the log names the misuse and its caller" \
+	sh -c "dmesg | grep -q '\\[cpt_percpt_test\\]: partition -1 of a cpt_lock is not one (CPT_ANY is -4096): taking the exclusive mode'"
 # Partitions 2 and 3 of the new table take locks 0 and 1 of the old one.
 same "npartitions=4, a lock of 2: cpt_lock_current() returns cpt_current() modulo 2" \
 	"$(cat $PT/lock_current)" "PASS moves=4 locks=2 parts=4"
@@ -258,7 +266,7 @@ check "and said so in the log" sh -c "dmesg | grep -q 'cpt_bind_current(): the a
 stat_sum() { awk -v c="$1" '{ s += $c } END { print s + 0 }'; }
 
 section "statistics: /proc/cpt/stats"
-same "/proc/cpt/stats is read-only, for all" "$(stat -c %a /proc/cpt/stats)" 444
+same "/proc/cpt/stats is root's alone" "$(stat -c %a /proc/cpt/stats)" 400
 same "its column lines" "$(grep '^#' /proc/cpt/stats)" \
 	"$(printf '# pool cpt threads unbound name\n# workers cpt queued run name\n# lock cpt holds excl excl_ns site')"
 check "keep the last lock and workers of the tests" sh -c "echo 1 >$PT/keep_last"
@@ -278,11 +286,14 @@ same "lock: each partition held exclusively as often as the test did" \
 check "lock: exclusive time, more than 0 and less than the test's ${_wall_ns} ns" \
 	sh -c "echo '$st' | awk -v w='$_wall_ns' '\$5 <= 0 || \$5 >= w { exit 1 }'"
 same "lock: named by the function that made it" \
-	"$(echo "$st" | cut -d' ' -f6- | sort -u)" "lock_get [cpt_percpt_test]"
+	"$(echo "$st" | cut -d' ' -f6- | sort -u)" "lock_test_run [cpt_percpt_test]"
 answer_ok "the worker test, its workers kept" worker
-same "workers: 16 works queued and run per partition" \
+# Per partition: 16 works and a blocker run, a work cancelled behind the
+# blocker (queued, never run), two delayed works of the kthread API (run,
+# not queued by cpt_queue_work()).
+same "workers: 18 works queued by cpt_queue_work(), 19 run, per partition" \
 	"$(grep '^workers ' /proc/cpt/stats)" \
-	"$(printf 'workers 0 16 16 cpt_wk\nworkers 1 16 16 cpt_wk')"
+	"$(printf 'workers 0 18 19 cpt_wk\nworkers 1 18 19 cpt_wk')"
 same "workers: their pool, a bound thread per partition" \
 	"$(grep '^pool ' /proc/cpt/stats)" \
 	"$(printf 'pool 0 1 0 cpt_wk\npool 1 1 0 cpt_wk')"
@@ -294,6 +305,10 @@ nworkers() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^cpt_wk/'; }
 
 section "per-partition work queues"
 workers_ok "npartitions=2"
+answer_ok "cpt_queue_work(-1) and cpt_worker_of(-1) refused, CPT_ANY the caller's; a delayed work armed at cpt_workers_stop() cancelled" \
+	worker_misuse
+check "and the log names the misuse and its caller" \
+	sh -c "dmesg | grep -q 'cpt_queue_work() from worker_misuse_get.*: partition -1 is not one (CPT_ANY is -4096): refused'"
 same "npartitions=4: write" "$(put $P/cpu_npartitions 4)" ok
 workers_ok "npartitions=4"
 set_cpu 6 0

@@ -291,6 +291,7 @@ struct lock_test {
 	atomic_t inside[LK_MAX_PARTS];
 	unsigned long counter[LK_MAX_PARTS];	/* plain: under the lock */
 	atomic_t excl_inside;
+	int excl_name;		/* what the exclusive threads pass */
 	atomic_long_t loops;
 	atomic_long_t excl;
 	atomic_long_t violations;
@@ -332,16 +333,16 @@ static bool lock_any_inside(struct lock_test *t)
 }
 
 /* The exclusive holder: alone, and no partition holder anywhere. */
-static void lock_all(struct lock_test *t)
+static void lock_all(struct lock_test *t, int name)
 {
-	cpt_lock(t->lk, CPT_ANY);
+	cpt_lock(t->lk, name);
 	if (atomic_inc_return(&t->excl_inside) != 1 || lock_any_inside(t))
 		atomic_long_inc(&t->violations);
 	udelay(50);
 	if (lock_any_inside(t))
 		atomic_long_inc(&t->violations);
 	atomic_dec(&t->excl_inside);
-	cpt_unlock(t->lk, CPT_ANY);
+	cpt_unlock(t->lk, name);
 	atomic_long_inc(&t->excl);
 	usleep_range(100, 200);
 }
@@ -352,7 +353,7 @@ static int lock_thread_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		if (lt->cpt == CPT_ANY) {
-			lock_all(lt->t);
+			lock_all(lt->t, lt->name);
 		} else {
 			lock_one(lt->t, lt->cpt, lt->name);
 			/*
@@ -377,6 +378,8 @@ static int lock_run(struct lock_test *t, struct lock_thread *th, int nth)
 		th[i].cpt = i < 2 * t->n ? i / 2 : CPT_ANY;
 		/* Odd threads name their partition cpt + count: same lock. */
 		th[i].name = th[i].cpt + (i & 1) * t->n;
+		if (th[i].cpt == CPT_ANY)
+			th[i].name = t->excl_name;
 		th[i].task = kthread_run(lock_thread_fn, &th[i],
 					 "cpt_lock_test/%d", i);
 		if (IS_ERR(th[i].task)) {
@@ -411,7 +414,8 @@ static int lock_parts(char *buf, int len, struct cpt_lock *lk)
 				   cpt_lock_number(lk));
 }
 
-static int lock_get(char *buf, const struct kernel_param *kp)
+/* The exclusion test, its exclusive threads passing @excl_name. */
+static int lock_test_run(char *buf, int excl_name)
 {
 	struct lock_thread *th = NULL;
 	struct lock_test *t;
@@ -422,6 +426,7 @@ static int lock_get(char *buf, const struct kernel_param *kp)
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
+	t->excl_name = excl_name;
 	tab = cpt_get();
 	t->n = cptab_number(tab);
 	t->lk = t->n <= LK_MAX_PARTS ? cpt_lock_alloc(tab) : ERR_PTR(-E2BIG);
@@ -456,11 +461,31 @@ out:
 	return ret;
 }
 
+static int lock_get(char *buf, const struct kernel_param *kp)
+{
+	return lock_test_run(buf, CPT_ANY);
+}
+
 static const struct kernel_param_ops lock_ops = {
 	.get = lock_get,
 };
 module_param_cb(lock, &lock_ops, NULL, 0400);
 MODULE_PARM_DESC(lock, "read: the exclusion test of cpt_lock()");
+
+/*
+ * The same with libcfs's CFS_CPT_ANY, -1, for the exclusive mode: cpt
+ * must exclude every partition's holder for it too (with a log line).
+ */
+static int lock_neg_get(char *buf, const struct kernel_param *kp)
+{
+	return lock_test_run(buf, -1);
+}
+
+static const struct kernel_param_ops lock_neg_ops = {
+	.get = lock_neg_get,
+};
+module_param_cb(lock_neg, &lock_neg_ops, NULL, 0400);
+MODULE_PARM_DESC(lock_neg, "read: the exclusion test, exclusive holders passing -1");
 
 /*
  * The cpt_lock_current() test (.../lock_current): a thread binds itself
@@ -892,6 +917,74 @@ static int wk_check(char *buf, struct wk_test *t, const struct cptab *tab)
 }
 
 /*
+ * What /proc/cpt/stats must count besides cpt_queue_work()'s works, per
+ * partition: a work cancelled while it waited behind a blocker (queued,
+ * never run) and two delayed works of the kthread API (run, not queued
+ * by cpt_queue_work()).
+ */
+struct wk_extra {
+	struct kthread_work blocker, victim;
+	struct kthread_delayed_work dw[2];
+	struct completion go;
+};
+
+static void wk_blocker_fn(struct kthread_work *work)
+{
+	struct wk_extra *x = container_of(work, struct wk_extra, blocker);
+
+	wait_for_completion_timeout(&x->go, 10 * HZ);
+}
+
+static void wk_victim_fn(struct kthread_work *work)
+{
+	pr_err("cpt_percpt_test: a cancelled work ran\n");
+}
+
+static atomic_t wk_delayed_ran;
+
+static void wk_delayed_count(struct kthread_work *work)
+{
+	atomic_inc(&wk_delayed_ran);
+}
+
+/* Returns 0, or -EPROTO when a cancel or a delayed work went wrong. */
+static int wk_extras(struct cpt_workers *w, int n)
+{
+	struct wk_extra *x;
+	int i, k, ret = 0;
+	unsigned long until;
+
+	x = kcalloc(n, sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	atomic_set(&wk_delayed_ran, 0);
+	for (i = 0; i < n; i++) {
+		init_completion(&x[i].go);
+		kthread_init_work(&x[i].blocker, wk_blocker_fn);
+		kthread_init_work(&x[i].victim, wk_victim_fn);
+		cpt_queue_work(w, i, &x[i].blocker);
+		cpt_queue_work(w, i, &x[i].victim);
+		if (!kthread_cancel_work_sync(&x[i].victim))
+			ret = -EPROTO;
+		complete(&x[i].go);
+		for (k = 0; k < 2; k++) {
+			kthread_init_delayed_work(&x[i].dw[k], wk_delayed_count);
+			kthread_queue_delayed_work(cpt_worker_of(w, i),
+						   &x[i].dw[k], 1 + k);
+		}
+	}
+	until = jiffies + 10 * HZ;
+	while (atomic_read(&wk_delayed_ran) < 2 * n &&
+	       time_before(jiffies, until))
+		msleep(10);
+	if (atomic_read(&wk_delayed_ran) < 2 * n)
+		ret = -EPROTO;
+	cpt_workers_flush(w);
+	kfree(x);
+	return ret;
+}
+
+/*
  * Queue the works of @t, half of them after cpt_workers_flush(), the other
  * half just before cpt_workers_stop(), which must run them.
  */
@@ -917,9 +1010,20 @@ static int wk_run(struct wk_test *t, struct cptab *tab)
 			cpt_queue_work(w, i + (k & 1) * t->n, &it->work);
 		}
 	}
-	/* Kept, the works run now; else cpt_workers_stop() runs them. */
-	if (keep_last)
+	/*
+	 * Kept, the works run now, and the extras of the statistics' test
+	 * follow; else cpt_workers_stop() runs them.
+	 */
+	if (keep_last) {
+		int ret;
+
 		cpt_workers_flush(w);
+		ret = wk_extras(w, t->n);
+		if (ret) {
+			cpt_workers_stop(w);
+			return ret;
+		}
+	}
 	last_replace(NULL, w);
 	return 0;
 }
@@ -966,6 +1070,90 @@ static const struct kernel_param_ops worker_ops = {
 };
 module_param_cb(worker, &worker_ops, NULL, 0400);
 MODULE_PARM_DESC(worker, "read: the test of cpt_workers_start()");
+
+/*
+ * The misuses of a worker set: libcfs's -1 is refused by cpt_queue_work()
+ * and cpt_worker_of() (nothing queued, NULL), CPT_ANY names the caller's
+ * partition; and a delayed work still armed when cpt_workers_stop() is
+ * called is cancelled there, its timer no longer pending (else it would
+ * fire onto the freed worker).  Static: a failure must not also free it.
+ */
+static atomic_t misuse_ran;
+static struct kthread_work misuse_work;
+static struct kthread_delayed_work misuse_dw;
+
+static void misuse_fn(struct kthread_work *work)
+{
+	atomic_inc(&misuse_ran);
+}
+
+/* A delayed work armed on a fresh worker set, then cpt_workers_stop(). */
+static int worker_delayed_stop(char *buf)
+{
+	struct cpt_workers *w;
+	struct cptab *tab;
+
+	tab = cpt_get();
+	w = cpt_workers_start(tab, "cpt_wd");
+	cpt_put(tab);
+	if (IS_ERR(w))
+		return sysfs_emit(buf, "FAIL: cpt_workers: error %ld\n", PTR_ERR(w));
+	atomic_set(&misuse_ran, 0);
+	kthread_init_delayed_work(&misuse_dw, misuse_fn);
+	kthread_queue_delayed_work(cpt_worker_of(w, 0), &misuse_dw, 3 * HZ);
+	cpt_workers_stop(w);
+	if (timer_pending(&misuse_dw.timer) ||
+	    !list_empty(&misuse_dw.work.node))
+		return sysfs_emit(buf, "FAIL: a delayed work is still armed after cpt_workers_stop()\n");
+	if (atomic_read(&misuse_ran))
+		return sysfs_emit(buf, "FAIL: the delayed work ran\n");
+	return sysfs_emit(buf, "PASS\n");
+}
+
+static int worker_misuse_get(char *buf, const struct kernel_param *kp)
+{
+	struct cpt_workers *w;
+	struct cptab *tab;
+	bool queued;
+	int cpt, len;
+
+	/* First: on the code before the fix, the checks below fail first. */
+	len = worker_delayed_stop(buf);
+	if (strncmp(buf, "PASS", 4))
+		return len;
+	tab = cpt_get();
+	w = cpt_workers_start(tab, "cpt_wm");
+	cpt_put(tab);
+	if (IS_ERR(w))
+		return sysfs_emit(buf, "FAIL: cpt_workers: error %ld\n", PTR_ERR(w));
+	atomic_set(&misuse_ran, 0);
+	kthread_init_work(&misuse_work, misuse_fn);
+	queued = cpt_queue_work(w, -1, &misuse_work);
+	cpt_workers_flush(w);
+	if (queued || atomic_read(&misuse_ran)) {
+		cpt_workers_stop(w);
+		return sysfs_emit(buf, "FAIL: cpt_queue_work(-1) queued (%d, ran %d)\n",
+				  queued, atomic_read(&misuse_ran));
+	}
+	if (cpt_worker_of(w, -1)) {
+		cpt_workers_stop(w);
+		return sysfs_emit(buf, "FAIL: cpt_worker_of(-1) gave a worker\n");
+	}
+	cpt = cpt_current();
+	if (cpt_worker_of(w, CPT_ANY) != cpt_worker_of(w, cpt) &&
+	    cpt_current() == cpt) {
+		cpt_workers_stop(w);
+		return sysfs_emit(buf, "FAIL: cpt_worker_of(CPT_ANY) is not the caller's\n");
+	}
+	cpt_workers_stop(w);
+	return sysfs_emit(buf, "PASS\n");
+}
+
+static const struct kernel_param_ops worker_misuse_ops = {
+	.get = worker_misuse_get,
+};
+module_param_cb(worker_misuse, &worker_misuse_ops, NULL, 0400);
+MODULE_PARM_DESC(worker_misuse, "read: -1 and CPT_ANY on a worker set; a delayed work armed at cpt_workers_stop()");
 
 /* The pool and what its threads saw (pool_lock). */
 static DEFINE_MUTEX(pool_lock);
