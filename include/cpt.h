@@ -315,37 +315,33 @@ const struct cpumask *cpt_cpumask(int cpt);
  */
 const nodemask_t *cpt_nodemask(int cpt);
 
-/*
- * cpt_cpu_partition: cptab_current() of the table in force, per CPU, for
- * cpt_current(); read it through cpt_current().  Its one member is const
- * here, so that a module's this_cpu_write() or per_cpu() = ... of it does
- * not compile (make test-kbuild checks both): only cpt/linux/live.c, which
- * defines it, writes it, and asks for a writable member with
- * CPTK_CPU_PARTITION_WRITER before it includes this file.  No consumer
- * defines that.  A const member, not a const int: 7.x's per_cpu_ptr()
- * strips the variable's own qualifiers (TYPEOF_UNQUAL), so per_cpu() of a
- * const int is writable there, while a member keeps its const.
- *
- * It is exported with EXPORT_PER_CPU_SYMBOL_GPL(), which has no namespace
- * form, so a module whose only call is cpt_current() links without
- * CPT_IMPORT_NS; say CPT_IMPORT_NS anyway, as every other function here
- * needs it.
- */
-#ifdef CPTK_CPU_PARTITION_WRITER
-#define CPT_CPU_PARTITION_CONST
-#else
-#define CPT_CPU_PARTITION_CONST const
-#endif
-
 /**
  * struct cpt_percpu_id - cpt_cpu_partition, the partition of one CPU
- * @cpt: what cpt_current() answers on that CPU; const to consumers
+ * @cpt: what cpt_current() answers on that CPU, const to consumers
+ * @cptk_cpt: the same int, cpt's own: only cpt/linux/live.c writes it
+ *
+ * cpt_cpu_partition holds cptab_current() of the table in force, per
+ * CPU; read it through cpt_current().  One type, declared here for every
+ * file, cpt's own included.  @cpt is const, so that a module's
+ * this_cpu_write() or per_cpu() = ... of it, or of the whole variable,
+ * does not compile (make test-kbuild checks both); a const member, not a
+ * const variable, since 7.x's per_cpu_ptr() strips the variable's own
+ * qualifiers (TYPEOF_UNQUAL).  Its writer and cpt_current() use
+ * @cptk_cpt, the same storage through a union, without a cast.
+ *
+ * ABI: exported with EXPORT_PER_CPU_SYMBOL_GPL(), which has no namespace
+ * form, so its layout, one int at offset 0 read with one per-CPU load,
+ * is part of the interface a consumer module is built against, as a
+ * function's signature is: a change to it is an incompatible one.  A module
+ * whose only call is cpt_current() links without CPT_IMPORT_NS; say it
+ * anyway, as every function here needs it.
  */
 struct cpt_percpu_id {
-	CPT_CPU_PARTITION_CONST int cpt;
+	union {
+		const int cpt;
+		int cptk_cpt;
+	};
 };
-
-#undef CPT_CPU_PARTITION_CONST
 
 DECLARE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
 
@@ -391,11 +387,10 @@ DECLARE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
 static inline int cpt_current(void)
 {
 	/*
-	 * Through a non-const view: up to 6.12, this_cpu_read() assigns to
-	 * a temporary of typeof() its variable, which cannot be const.  The
-	 * same one read either way; only this read drops the const.
+	 * Through the writable member: up to 6.12, this_cpu_read() assigns
+	 * to a temporary of typeof() its variable, which cannot be const.
 	 */
-	return this_cpu_read(*(int __percpu *)&cpt_cpu_partition.cpt);
+	return this_cpu_read(cpt_cpu_partition.cptk_cpt);
 }
 
 /**
@@ -774,10 +769,15 @@ void cpt_unlock(struct cpt_lock *lk, int cpt) __releases(lk);
  * A sysctl write that keeps the count rebinds them before the notifier
  * callbacks of the new table run.  Either way, every pool made for a table
  * with the same count moves to the new table's partitions;
- * cpt_threads_generation() then says the new table's generation.  A pool made for a table with another count
- * stays bound to that table, which it holds: the consumer, told by its
- * notifier, starts a pool for the new table and stops the old one (both
- * may be called from a notifier callback).
+ * cpt_threads_generation() then says the new table's generation, and
+ * never goes back: a pool never moves to a table older than its own.  A
+ * pool made for a table with another count stays bound to that table,
+ * which it holds: the consumer, told by its notifier, starts a pool for
+ * the new table and stops the old one (both may be called from a
+ * notifier callback).  Until then, and when cpt could not plan the table
+ * for a CPU event (no memory), a CPU going down is still left by every
+ * pool's threads, for the other CPUs of the pool's own table: never an
+ * isolated CPU, never one the table leaves out.
  *
  * A partition whose CPUs are all offline cannot hold its threads: when
  * the last one goes they move to the table's other CPUs, and they run

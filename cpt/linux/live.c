@@ -27,8 +27,6 @@
  * event cannot (a consumer may need the hotplug lock the event holds).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-/* cpt_cpu_partition's writer: cpt.h makes it writable here alone. */
-#define CPTK_CPU_PARTITION_WRITER
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -171,8 +169,8 @@ static void cptk_notify_fn(struct work_struct *work)
 /*
  * cpt_current() in cpt.h reads it: the answer of cptab_current() of the
  * table in force, per CPU.  Zero before the first table, which is
- * partition 0 of any.  Const to every other file (cpt.h), so defined
- * here, beside its one writer.  A per-CPU export has no namespace form.
+ * partition 0 of any.  Defined here, beside its one writer, with the
+ * type cpt.h declares; a per-CPU export has no namespace form.
  */
 DEFINE_PER_CPU(struct cpt_percpu_id, cpt_cpu_partition);
 EXPORT_PER_CPU_SYMBOL_GPL(cpt_cpu_partition);
@@ -188,7 +186,7 @@ static void cptk_set_current(const struct cptab *tab)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu(cpt_cpu_partition, cpu).cpt,
+		WRITE_ONCE(per_cpu(cpt_cpu_partition, cpu).cptk_cpt,
 			   tab->current_of_cpu[cpu]);
 }
 
@@ -335,37 +333,40 @@ static void cptk_trace_places(const struct cptab *tab, const unsigned char *why,
 					    tab->serial);
 }
 
-/* Follow @cpu coming up or going down, under the hotplug lock. */
-static void cptk_follow(unsigned int cpu, bool up)
+/*
+ * The table for @cpu come up or gone, from the table in force @old, or an
+ * ERR_PTR; NULL where @old has the CPUs online already.  Under the
+ * hotplug lock and cptk_live_lock.
+ */
+static struct cptab *cptk_follow_table(struct cptab *old, unsigned int cpu,
+				       bool up)
 {
 	struct cplan_err err = { .offset = -1 };
 	unsigned char *why = NULL;
-	struct cptab *old, *tab;
 	struct cplan_table *table;
 	struct cplan_topo *topo;
-	int ret = -ENOMEM;
+	struct cptab *tab;
+	int ret;
 
-	mutex_lock(&cptk_live_lock);
-	old = rcu_dereference_protected(cptk_cur,
-					lockdep_is_held(&cptk_live_lock));
-	if (!old || cptk_table_is_current(old->table, cpu, up))
-		goto unlock;
-
+	if (cptk_table_is_current(old->table, cpu, up))
+		return NULL;
 	/* An isolated CPU coming online stays out (cplan_table_update()). */
 	topo = cptk_topo_snapshot(up ? -1 : (int)cpu, old->include_isolated);
 	if (!topo)
-		goto warn;
+		return ERR_PTR(-ENOMEM);
 	/* The rules that placed CPUs, only for a tracer that wants them. */
 	if (up && trace_cpt_cpu_place_enabled())
 		why = kmalloc(topo->nr_cpus, GFP_KERNEL);
 	ret = cplan_table_update_why(old->table, topo, &table, why, &err);
 	cplan_topo_free(topo);
-	if (ret)
-		goto warn;
+	if (ret) {
+		tab = ERR_PTR(ret);
+		goto out;
+	}
 	tab = cptk_tab_create(table, old->npartitions, old->pattern);
 	if (!tab) {
-		ret = -ENOMEM;
-		goto warn;
+		tab = ERR_PTR(-ENOMEM);
+		goto out;
 	}
 	tab->include_isolated = old->include_isolated;
 	cptk_report_joins(old->table, tab->table);
@@ -374,24 +375,38 @@ static void cptk_follow(unsigned int cpu, bool up)
 		     (int)cpu);
 	if (why)
 		cptk_trace_places(tab, why, cpu);
-	/*
-	 * Now, not from the notification: a pool thread must be off a CPU
-	 * going down before the scheduler empties it (pool.c).
-	 */
-	cptk_pool_follow_locked(tab, up ? -1 : (int)cpu);
-	goto unlock;
+out:
+	kfree(why);
+	return tab;
+}
 
-warn:
+/* Follow @cpu coming up or going down, under the hotplug lock. */
+static void cptk_follow(unsigned int cpu, bool up)
+{
+	struct cptab *old, *tab = NULL;
+
+	mutex_lock(&cptk_live_lock);
+	old = rcu_dereference_protected(cptk_cur,
+					lockdep_is_held(&cptk_live_lock));
+	if (old)
+		tab = cptk_follow_table(old, cpu, up);
 	/*
 	 * Failing the CPU event would be worse than a stale table: keep the
 	 * old one.  The next event or sysctl write compares with the online
 	 * mask again and catches up.
 	 */
-	pr_warn_once("cannot follow CPU %u going %s (error %d): the partition table stays as it was\n",
-		     cpu, up ? "online" : "offline", ret);
-unlock:
+	if (IS_ERR(tab)) {
+		pr_warn_once("cannot follow CPU %u going %s (error %ld): the partition table stays as it was\n",
+			     cpu, up ? "online" : "offline", PTR_ERR(tab));
+		tab = NULL;
+	}
+	/*
+	 * Now, not from the notification, and whether or not a table was
+	 * installed: a pool thread must be off a CPU going down before the
+	 * scheduler empties it (pool.c).
+	 */
+	cptk_pool_follow_cpu(tab, cpu, up);
 	mutex_unlock(&cptk_live_lock);
-	kfree(why);
 }
 
 /*

@@ -15,8 +15,9 @@
  * rebound from the notification under cpus_read_lock(), and moved off a
  * CPU going down from live.c's own hotplug callback, which runs under the
  * hotplug lock with that CPU already out of the new table
- * (cptk_pool_follow_locked()).  Lock order: the hotplug lock, then
- * cptk_pools_lock.
+ * (cptk_pool_follow_cpu()), whatever table each pool holds.  No pool
+ * ever moves to a table older than its own.  Lock order: the hotplug
+ * lock, then cptk_pools_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -311,29 +312,58 @@ int cpt_threads_unbound(struct cpt_threads *ts)
 }
 CPTK_EXPORT(cpt_threads_unbound);
 
-/**
- * cptk_pool_follow_locked() - rebind every pool to a new table
- * @tab: the table in force (live.c), valid during the call
- * @dying: the CPU going down, which @tab has left out already, or -1
- *
- * Pools made for a table with the same count move to @tab; the others stay
- * on the table they hold, for their consumer to replace (cpt.h).
- *
- * Context: the hotplug lock held: cpus_read_lock(), or live.c's hotplug
- * callbacks, where a CPU going down is out of @tab already, so that its
- * threads leave it before the scheduler empties it.
+/*
+ * Whether @ts moves to @tab: a pool made for @tab's count, on an older
+ * table.  Serials grow with each table installed (live.c), and a pool is
+ * rebound from two places, the notification and the hotplug callbacks:
+ * a notification that took its table before a CPU event installed the
+ * next one must find the pool on the newer table, and leave it there.
  */
-void cptk_pool_follow_locked(struct cptab *tab, int dying)
+static bool cptk_pool_moves_to(const struct cpt_threads *ts,
+			       const struct cptab *tab)
+{
+	return tab && ts->count == cptab_number(tab) &&
+	       ts->tab->serial < tab->serial;
+}
+
+static void cptk_pool_move(struct cpt_threads *ts, struct cptab *tab)
+{
+	cpt_put(ts->tab);
+	ts->tab = cpt_hold(tab);
+}
+
+/**
+ * cptk_pool_follow_cpu() - rebind every pool for a CPU event
+ * @tab: the table installed for the event, valid during the call, or NULL
+ *       where none was (the table in force had the CPU's state already, or
+ *       it could not follow: ENOMEM)
+ * @cpu: the CPU coming up or going down
+ * @up: which
+ *
+ * Pools made for @tab's count move to it.  Every other pool stays on the
+ * table it holds, for its consumer to replace (cpt.h), but it still
+ * leaves a CPU going down, and gets back a CPU of its table coming up:
+ * rebinding it to its own table, less the dying CPU, keeps its threads
+ * off that CPU before the scheduler empties it, where select_fallback_rq()
+ * would put them on any CPU, isolated ones included, and keeps the count
+ * of threads unbound true.  A pool with threads unbound is rebound at
+ * every CPU event: those threads may sit anywhere.
+ *
+ * Context: live.c's hotplug callbacks, with the hotplug lock held and the
+ * CPU going down still in cpu_online_mask.
+ */
+void cptk_pool_follow_cpu(struct cptab *tab, unsigned int cpu, bool up)
 {
 	struct cpt_threads *ts;
 
 	mutex_lock(&cptk_pools_lock);
 	list_for_each_entry(ts, &cptk_pools, node) {
-		if (ts->count != cptab_number(tab) || ts->tab == tab)
+		if (cptk_pool_moves_to(ts, tab))
+			cptk_pool_move(ts, tab);
+		else if (!ts->unbound &&
+			 !cpumask_test_cpu(cpu, cptab_cpumask(ts->tab, CPT_ANY)))
 			continue;
-		cpt_put(ts->tab);
-		ts->tab = cpt_hold(tab);
-		cptk_pool_bind(ts, tab, dying);
+		cptk_pool_bind(ts, ts->tab, up ? -1 : (int)cpu);
 	}
 	mutex_unlock(&cptk_pools_lock);
 }
@@ -351,11 +381,25 @@ int cptk_pool_stats_lines(void)
 	return n;
 }
 
-/* cptk_pool_follow_locked() from the notification, without the lock. */
+/*
+ * Move the pools made for @tab's count to @tab, from the notification:
+ * under cpus_read_lock(), as every binding.  A CPU event may have
+ * installed a newer table since the notification took @tab, and moved
+ * the pools to it: they stay there (cptk_pool_moves_to()).
+ */
 void cptk_pool_follow(struct cptab *tab)
 {
+	struct cpt_threads *ts;
+
 	cpus_read_lock();
-	cptk_pool_follow_locked(tab, -1);
+	mutex_lock(&cptk_pools_lock);
+	list_for_each_entry(ts, &cptk_pools, node) {
+		if (!cptk_pool_moves_to(ts, tab))
+			continue;
+		cptk_pool_move(ts, tab);
+		cptk_pool_bind(ts, tab, -1);
+	}
+	mutex_unlock(&cptk_pools_lock);
 	cpus_read_unlock();
 }
 

@@ -25,7 +25,7 @@
 #            CPU through replacements, per-partition memory on its node,
 #            per-partition locks and thread pools through 50 hotplug
 #            cycles (tests/modules/cpt_percpt_test.c)
-#   bind     -smp 8, one CPU per partition, slub_debug=FZPU
+#   bind     -smp 8, one CPU per partition, isolcpus=7, slub_debug=FZPU
 #            panic_on_warn=1: self-binding threads while a CPU's teardown
 #            is held open (fault/cpt.ko), then with a per-CPU pool under
 #            offline/online cycles: no thread outside its mask, no WARN
@@ -68,7 +68,7 @@ seed|48,sockets=1,cores=24,threads=2||slub_debug=FZP|420
 bigmem|240,sockets=2,dies=2,cores=30,threads=2|0-119;120-239|slub_debug=FZP cpuhp.parallel=0|1800
 unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
 percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
-bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|600
+bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1 isolcpus=7|600
 rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
 locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1|900
 locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1 cpuhp.parallel=0|3000

@@ -51,6 +51,12 @@
  * partition with an online CPU ran on its partition's CPUs and each such
  * partition's threads ran, or "FAIL: ..." with the first that did not.
  *
+ * Writing 1 to .../pool_watch starts a thread that samples the pool's
+ * cpt_threads_generation() every millisecond (0 stops it); reading it
+ * answers "PASS samples=N last=GEN", or "FAIL: ..." when the generation
+ * ever went back.  pool_keep=1 makes the notifier leave the pool on its
+ * table when another count comes.
+ *
  * Reading .../worker starts cpt_workers_start() workers for the table in
  * force, queues 16 works per partition (half of them under the name cpt +
  * count, half after a cpt_workers_flush() and just before
@@ -1331,6 +1337,95 @@ static const struct kernel_param_ops pool_cpus_ops = {
 module_param_cb(pool_cpus, &pool_cpus_ops, NULL, 0644);
 MODULE_PARM_DESC(pool_cpus, "write N: a pool of N threads per CPU of each partition; read: check it");
 
+/*
+ * A pool kept on its own table: with pool_keep=1 the notifier does not
+ * replace the pool when a table with another count comes, as a consumer
+ * slow to rebuild would not (tests/live/guest-bind.sh).
+ */
+static bool pool_keep;
+module_param(pool_keep, bool, 0644);
+MODULE_PARM_DESC(pool_keep, "1: the notifier leaves the pool on its table");
+
+/*
+ * The pool's generation, sampled every millisecond by a thread while
+ * pool_watch is on: it must never decrease (a pool never steps back to
+ * an older table).  Counts and the first step back, under pool_lock.
+ */
+static struct task_struct *watch_task;
+static unsigned long watch_samples, watch_backs;
+static u64 watch_from, watch_to, watch_last;
+
+static int watch_fn(void *arg)
+{
+	u64 gen;
+
+	while (!kthread_should_stop()) {
+		mutex_lock(&pool_lock);
+		if (pool) {
+			gen = cpt_threads_generation(pool);
+			if (watch_samples && gen < watch_last && !watch_backs++) {
+				watch_from = watch_last;
+				watch_to = gen;
+			}
+			watch_last = gen;
+			watch_samples++;
+		}
+		mutex_unlock(&pool_lock);
+		usleep_range(500, 1000);
+	}
+	return 0;
+}
+
+static int pool_watch_set(const char *val, const struct kernel_param *kp)
+{
+	struct task_struct *t;
+	bool on;
+
+	if (kstrtobool(val, &on))
+		return -EINVAL;
+	if (on == !!watch_task)
+		return 0;
+	if (!on) {
+		kthread_stop(watch_task);
+		watch_task = NULL;
+		return 0;
+	}
+	mutex_lock(&pool_lock);
+	watch_samples = 0;
+	watch_backs = 0;
+	mutex_unlock(&pool_lock);
+	t = kthread_run(watch_fn, NULL, "cpt_pt_watch");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	watch_task = t;
+	return 0;
+}
+
+static int pool_watch_get(char *buf, const struct kernel_param *kp)
+{
+	int len;
+
+	mutex_lock(&pool_lock);
+	if (!watch_samples)
+		len = sysfs_emit(buf, "FAIL: no sample of the pool's generation\n");
+	else if (watch_backs)
+		len = sysfs_emit(buf, "FAIL: the pool's generation went back from %llu to %llu (%lu times in %lu samples)\n",
+				 watch_from, watch_to, watch_backs,
+				 watch_samples);
+	else
+		len = sysfs_emit(buf, "PASS samples=%lu last=%llu\n",
+				 watch_samples, watch_last);
+	mutex_unlock(&pool_lock);
+	return len;
+}
+
+static const struct kernel_param_ops pool_watch_ops = {
+	.set = pool_watch_set,
+	.get = pool_watch_get,
+};
+module_param_cb(pool_watch, &pool_watch_ops, NULL, 0644);
+MODULE_PARM_DESC(pool_watch, "1: sample the pool's generation every ms, 0: stop; read: PASS if it never decreased");
+
 /* cpt_bind_current() from a task whose affinity is fixed (bind_fixed). */
 struct fixed_bind {
 	struct work_struct work;
@@ -1539,7 +1634,8 @@ static int pool_notify(struct notifier_block *nb, unsigned long action,
 	 * wait for a pool being started (tests/live/guest-rebind.sh times
 	 * sysctl writes then).
 	 */
-	if (!READ_ONCE(pool) || READ_ONCE(pool_parts) == cptab_number(tab))
+	if (!READ_ONCE(pool) || READ_ONCE(pool_parts) == cptab_number(tab) ||
+	    READ_ONCE(pool_keep))
 		return NOTIFY_OK;
 	mutex_lock(&pool_lock);
 	if (pool && cptab_number(tab) != pool_parts &&
@@ -1562,6 +1658,8 @@ static int __init percpt_test_init(void)
 static void __exit percpt_test_exit(void)
 {
 	cpt_unregister_notifier(&pool_nb);
+	if (watch_task)
+		kthread_stop(watch_task);
 	mutex_lock(&binders_lock);
 	binders_stop();
 	mutex_unlock(&binders_lock);
