@@ -21,6 +21,7 @@
 #include <linux/tracepoint.h>
 
 #include "cplan.h"
+#include "cpt.h"
 
 /* Why a table was put in force (cpt_table's "why"). */
 #define CPTK_TABLE_LOAD		0
@@ -96,7 +97,8 @@ TRACE_EVENT(cpt_table,
 
 /*
  * cpt_cpu_place: the partition of a CPU that came online in the table
- * the hotplug update made (-1: none), and the rule that gave it.
+ * the hotplug update made (CPT_ANY, as the API says it: none), and the
+ * rule that gave it.
  */
 TRACE_EVENT(cpt_cpu_place,
 	TP_PROTO(int cpu, int cpt, int rule, u64 serial),
@@ -109,7 +111,7 @@ TRACE_EVENT(cpt_cpu_place,
 	),
 	TP_fast_assign(
 		__entry->cpu = cpu;
-		__entry->cpt = cpt;
+		__entry->cpt = cpt < 0 ? CPT_ANY : cpt;
 		__entry->rule = rule;
 		__entry->serial = serial;
 	),

@@ -37,6 +37,8 @@
 #    thread moves to the other CPUs of its own table, never the isolated
 #    CPU 7, and counts as unbound in /proc/cpt/stats, with the log line;
 #    the CPU back, it is on it again and bound.
+# 5. The isolated CPU 7 offline and online: cpt_cpu_place names its
+#    partition CPT_ANY, as the API does for none.
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh
@@ -143,6 +145,17 @@ same "... the thread on CPU 5 again" "$(allowed "$pid")" 5
 same "... bound" "$(stats_pool 5)" "pool 5 1 0 cpt_pt"
 check "stop the pool" sh -c "echo 0 >$PT/pool"
 echo 0 >$PT/pool_keep
+
+section "the isolated CPU 7 comes online: in no partition, CPT_ANY"
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+echo >"$TR/trace"
+echo 1 >"$TR/events/cpt/cpt_cpu_place/enable"
+set_cpu 7 0 && set_cpu 7 1
+echo 0 >"$TR/events/cpt/cpt_cpu_place/enable"
+same "cpt_cpu_place says the API's CPT_ANY (-4096)" \
+	"$(sed -n 's/.* cpt_cpu_place: \(cpu=7 cpt=[0-9-]* rule=[a-z]*\) .*/\1/p' "$TR/trace")" \
+	"cpu=7 cpt=-4096 rule=barred"
 check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
 check "rmmod cpt" rmmod cpt
 
