@@ -37,8 +37,8 @@
 #    thread moves to the other CPUs of its own table, never the isolated
 #    CPU 7, and counts as unbound in /proc/cpt/stats, with the log line;
 #    the CPU back, it is on it again and bound.
-# 5. The isolated CPU 7 offline and online: cpt_cpu_place names its
-#    partition CPT_ANY, as the API does for none.
+# 5. A CPU that the pattern leaves out offline and online: cpt_cpu_place
+#    names its partition CPT_ANY, as the API does for none.
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh
@@ -146,16 +146,25 @@ same "... bound" "$(stats_pool 5)" "pool 5 1 0 cpt_pt"
 check "stop the pool" sh -c "echo 0 >$PT/pool"
 echo 0 >$PT/pool_keep
 
-section "the isolated CPU 7 comes online: in no partition, CPT_ANY"
+# A CPU that a pattern leaves out comes back in no partition: the
+# tracepoint says so with the API's CPT_ANY.  CPU 6, not the isolated 7:
+# 6.12 refuses to offline a CPU alone in the default root domain
+# (dl_bw_check_overflow() runs once the CPU is inactive, so it weighs the
+# fair servers' bandwidth against no capacity: EBUSY), always without
+# cpusets (the debug kernels) and on Debian's until a cpuset rebuild.
+section "a CPU the pattern leaves out comes online: in no partition, CPT_ANY"
+same "pattern without CPU 6: write" "$(put $P/cpu_pattern '0[0-2] 1[3-5]')" ok
 TR=/sys/kernel/tracing
 [ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
 echo >"$TR/trace"
 echo 1 >"$TR/events/cpt/cpt_cpu_place/enable"
-set_cpu 7 0 && set_cpu 7 1
+check "offline CPU 6" set_cpu 6 0
+check "online CPU 6" set_cpu 6 1
 echo 0 >"$TR/events/cpt/cpt_cpu_place/enable"
 same "cpt_cpu_place says the API's CPT_ANY (-4096)" \
-	"$(sed -n 's/.* cpt_cpu_place: \(cpu=7 cpt=[0-9-]* rule=[a-z]*\) .*/\1/p' "$TR/trace")" \
-	"cpu=7 cpt=-4096 rule=barred"
+	"$(sed -n 's/.* cpt_cpu_place: \(cpu=6 cpt=[0-9-]* rule=[a-z]*\) .*/\1/p' "$TR/trace")" \
+	"cpu=6 cpt=-4096 rule=barred"
+same "... and /proc lists it nowhere" "$(table | cpu_map | awk '$1 == 6')" ""
 check "rmmod cpt_percpt_test" rmmod cpt_percpt_test
 check "rmmod cpt" rmmod cpt
 
