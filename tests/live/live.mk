@@ -26,9 +26,10 @@ LIVE_JOBS	?= 2
 UNLOAD_JOBS	?= 2
 
 # make test-percpt: the service helpers' guest test (guest-percpt.sh) on
-# every kernel, two guests at a time (30 to 45 s a guest here).  The 6.1
-# guests run one TCG thread per vCPU and take longer: the order puts them
-# beside the one-thread guests of the other kernels.
+# every kernel, two guests at a time (30 to 45 s a guest here), each on
+# one TCG thread, 6.1's too (tests/live/run.sh: its tracepoints patch
+# static keys while pools run, which multi-threaded TCG may leave on a
+# stale int3).
 PERCPT_KERNELS	?= 6.1 5.10 5.10-rt 6.12 6.1-rt newest newest-rt
 PERCPT_JOBS	?= 2
 
