@@ -70,7 +70,7 @@ unload|4,sockets=1,cores=2,threads=2||slub_debug=FZPU panic_on_warn=1|600
 percpt|8,sockets=2,cores=2,threads=2|0-3;4-7|slub_debug=FZPU panic_on_warn=1|420
 bind|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1 isolcpus=7|600
 rebind|8,sockets=1,cores=4,threads=2||slub_debug=FZP|900
-locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1|900
+locks|64,sockets=1,cores=64,threads=1||slub_debug=FZPU panic_on_warn=1 kmemleak=off|900
 locks240|240,sockets=1,cores=240,threads=1||slub_debug=FZPU panic_on_warn=1 cpuhp.parallel=0|3000
 onecpu|8,sockets=1,cores=8,threads=1||slub_debug=FZPU panic_on_warn=1|240
 '
