@@ -16,14 +16,12 @@
 
 #include "cplan.h"
 #include "emit.h"
+#include "explain.h"
+#include "check.h"
+#include "fleet.h"
+#include "site.h"
+#include "out.h"
 #include "topo_read.h"
-
-#define PROG		"cpt-plan"
-
-/* Exit statuses. */
-#define EXIT_PLAN	1	/* invalid pattern or parameter, write error */
-#define EXIT_USAGE	2	/* bad command line */
-#define EXIT_INPUT	3	/* topology input unreadable or malformed */
 
 static void usage(FILE *f)
 {
@@ -61,321 +59,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* ------------------------------------------------------------------ */
-/* A growable string.                                                  */
-/* ------------------------------------------------------------------ */
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_printf(struct sbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (sb->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		sb->oom = true;
-		return;
-	}
-	if (sb->len + (size_t)n + 1 > sb->cap) {
-		size_t ncap = sb->cap ? sb->cap : 64;
-		char *ns;
-
-		while (ncap < sb->len + (size_t)n + 1)
-			ncap *= 2;
-		ns = realloc(sb->s, ncap);
-		if (!ns) {
-			sb->oom = true;
-			return;
-		}
-		sb->s = ns;
-		sb->cap = ncap;
-	}
-	va_start(ap, fmt);
-	(void)vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
-}
-
-static const char *sb_str(const struct sbuf *sb)
-{
-	return sb->s ? sb->s : "";
-}
-
-/* Append ascending ids as "0-3,8,10-11" ("-" when empty). */
-static void sb_ranges(struct sbuf *sb, const int *ids, int n)
-{
-	if (!n) {
-		sb_printf(sb, "-");
-		return;
-	}
-	for (int i = 0; i < n;) {
-		int j = i;
-
-		while (j + 1 < n && ids[j + 1] == ids[j] + 1)
-			j++;
-		sb_printf(sb, "%s%d", i ? "," : "", ids[i]);
-		if (j > i)
-			sb_printf(sb, "-%d", ids[j]);
-		i = j + 1;
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* --explain                                                           */
-/* ------------------------------------------------------------------ */
-
-/* What --explain counts about one online CPU. */
-struct cpu_facts {
-	int cpu;
-	int core;
-	int package;
-	int node;
-	int llc;		/* CPLAN_NONE: unknown, one L3 per node */
-	int part;		/* CPLAN_NONE: in no partition */
-};
-
-/* A field of struct cpu_facts, to sort and group by. */
-enum fact { BY_CPU, BY_CORE, BY_PACKAGE, BY_NODE, BY_LLC, BY_PART };
-
-/* Fields to sort by, most significant first; a group shares them all. */
-struct fact_order {
-	int nr;
-	enum fact by[3];
-};
-
-static int fact_value(const struct cpu_facts *f, enum fact by)
-{
-	switch (by) {
-	case BY_CORE:
-		return f->core;
-	case BY_PACKAGE:
-		return f->package;
-	case BY_NODE:
-		return f->node;
-	case BY_LLC:
-		return f->llc;
-	case BY_PART:
-		return f->part;
-	case BY_CPU:
-		break;
-	}
-	return f->cpu;
-}
-
-static int cmp_facts(const void *x, const void *y, void *order_arg)
-{
-	const struct fact_order *order = order_arg;
-
-	for (int k = 0; k < order->nr; k++) {
-		int a = fact_value(x, order->by[k]);
-		int b = fact_value(y, order->by[k]);
-
-		if (a != b)
-			return a < b ? -1 : 1;
-	}
-	return 0;
-}
-
-static void sort_facts(struct cpu_facts *f, size_t n, struct fact_order *order)
-{
-	if (n)
-		qsort_r(f, n, sizeof(*f), cmp_facts, order);
-}
-
-/* Does f[i] of an array sorted by @order start a new group? */
-static bool starts_group(const struct cpu_facts *f, size_t i,
-			 struct fact_order *order)
-{
-	return i == 0 || cmp_facts(&f[i], &f[i - 1], order) != 0;
-}
-
-/* The number of groups of @order among the @n facts (sorts them). */
-static int count_groups(struct cpu_facts *f, size_t n, struct fact_order *order)
-{
-	int groups = 0;
-
-	sort_facts(f, n, order);
-	for (size_t i = 0; i < n; i++)
-		if (starts_group(f, i, order))
-			groups++;
-	return groups;
-}
-
-/* The facts of the online CPUs, malloc'd, ascending; NULL when no memory. */
-static struct cpu_facts *collect_facts(const struct cplan_topo *topo,
-				       const struct cplan_table *table,
-				       size_t *n)
-{
-	struct cpu_facts *f = calloc((size_t)topo->nr_cpus + 1, sizeof(*f));
-
-	*n = 0;
-	for (int c = 0; f && c < topo->nr_cpus; c++) {
-		const struct cplan_cpu *cpu = &topo->cpu[c];
-
-		if (cpu->online)
-			f[(*n)++] = (struct cpu_facts){
-				.cpu = c, .core = cpu->core,
-				.package = cpu->package, .node = cpu->node,
-				.llc = cpu->llc, .part = table->cpu_part[c] };
-	}
-	return f;
-}
-
-/* Machine-wide counts. */
-struct summary {
-	int online;
-	int cores;
-	int tmin, tmax;		/* threads per core */
-	int packages;
-	int cpu_nodes;		/* online nodes with CPUs */
-	int mem_nodes;		/* online nodes without CPUs */
-	int l3;			/* (node, L3) domains */
-	bool l3_known;
-};
-
-/* Cores and the fewest and most threads a core has. */
-static void count_cores(struct cpu_facts *f, size_t n, struct summary *s)
-{
-	struct fact_order by_core = { 1, { BY_CORE } };
-	int run = 0;
-
-	sort_facts(f, n, &by_core);
-	s->tmin = INT_MAX;
-	for (size_t i = 0; i < n; i++) {
-		run++;
-		if (i + 1 == n || starts_group(f, i + 1, &by_core)) {
-			s->cores++;
-			if (run < s->tmin)
-				s->tmin = run;
-			if (run > s->tmax)
-				s->tmax = run;
-			run = 0;
-		}
-	}
-}
-
-static int summarize(const struct cplan_topo *topo, struct cpu_facts *f,
-		     size_t n, struct summary *s)
-{
-	struct fact_order by_package = { 1, { BY_PACKAGE } };
-	struct fact_order by_l3 = { 2, { BY_NODE, BY_LLC } };
-	bool *has_cpu = calloc((size_t)topo->nr_nodes, sizeof(bool));
-
-	memset(s, 0, sizeof(*s));
-	if (!has_cpu)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		s->online++;
-		has_cpu[f[i].node] = true;
-		if (f[i].llc != CPLAN_NONE)
-			s->l3_known = true;
-	}
-	for (int i = 0; i < topo->nr_nodes; i++) {
-		if (has_cpu[i])
-			s->cpu_nodes++;
-		else if (topo->node_online[i])
-			s->mem_nodes++;
-	}
-	free(has_cpu);
-	count_cores(f, n, s);
-	s->packages = count_groups(f, n, &by_package);
-	/* an unknown L3 key is one domain per node */
-	s->l3 = count_groups(f, n, &by_l3);
-	return 0;
-}
-
-/* Per-partition facts derived from the table and the topology. */
-struct part_info {
-	int cores;
-	int l3;
-	int nodes;
-	bool split_core;	/* a core shared with another partition */
-	bool partial_core;	/* a core with threads in no partition */
-};
-
-/* Cores shared by partitions, or with threads in none of them. */
-static void mark_split_cores(struct cpu_facts *f, size_t n,
-			     struct part_info *pi)
-{
-	struct fact_order by_core_part = { 2, { BY_CORE, BY_PART } };
-
-	sort_facts(f, n, &by_core_part);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		int parts = 0;
-		bool unplaced = false;
-
-		while (j < n && f[j].core == f[i].core) {
-			if (f[j].part == CPLAN_NONE)
-				unplaced = true;
-			else if (j == i || f[j].part != f[j - 1].part)
-				parts++;
-			j++;
-		}
-		for (size_t k = i; k < j; k++) {
-			if (f[k].part == CPLAN_NONE)
-				continue;
-			if (parts > 1)
-				pi[f[k].part].split_core = true;
-			if (unplaced)
-				pi[f[k].part].partial_core = true;
-		}
-		i = j;
-	}
-}
-
-static void part_facts(const struct cplan_table *table, struct cpu_facts *f,
-		       size_t n, struct part_info *pi)
-{
-	struct fact_order by_part_core = { 2, { BY_PART, BY_CORE } };
-	struct fact_order by_part_l3 = { 3, { BY_PART, BY_NODE, BY_LLC } };
-
-	for (int p = 0; p < table->nr_parts; p++)
-		pi[p].nodes = table->part_node_first[p + 1] -
-			      table->part_node_first[p];
-	sort_facts(f, n, &by_part_core);
-	for (size_t i = 0; i < n; i++)
-		if (f[i].part != CPLAN_NONE && starts_group(f, i, &by_part_core))
-			pi[f[i].part].cores++;
-	sort_facts(f, n, &by_part_l3);
-	for (size_t i = 0; i < n; i++)
-		if (f[i].part != CPLAN_NONE && starts_group(f, i, &by_part_l3))
-			pi[f[i].part].l3++;
-	mark_split_cores(f, n, pi);
-}
-
-/*
- * The CPUs of partition p that /proc lists (the online ones: a table keeps
- * offline members), ascending, into @ids; returns their number.
- */
-static int listed_cpus(const struct cplan_topo *topo,
-		       const struct cplan_table *table, int p, int *ids)
-{
-	int k = 0;
-
-	for (int i = table->part_first[p]; i < table->part_first[p + 1]; i++) {
-		int c = table->part_cpu[i];
-		bool online = table->cpu_online ? table->cpu_online[c] :
-			      topo->cpu[c].online;
-
-		if (online)
-			ids[k++] = c;
-	}
-	return k;
-}
-
 static void print_warnings(unsigned int w)
 {
 	if (w & CPLAN_WARN_SPLIT_CORES)
@@ -385,257 +68,6 @@ static void print_warnings(unsigned int w)
 	w &= ~(unsigned int)(CPLAN_WARN_SPLIT_CORES | CPLAN_WARN_NPART_IGNORED);
 	if (w)
 		fprintf(stderr, PROG ": warning: planner warning flags 0x%x\n", w);
-}
-
-/* "  NUMA nodes:  ..." : the nodes with CPUs, and the memory-only ones. */
-static int print_nodes(FILE *out, const struct cplan_topo *topo,
-		       const struct summary *s)
-{
-	int *ids = calloc((size_t)topo->nr_nodes + 1, sizeof(*ids));
-	struct sbuf nl = { 0 };
-	int k = 0;
-
-	if (!ids)
-		return -ENOMEM;
-	/* flag the nodes with CPUs, then compact them in place */
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online)
-			ids[topo->cpu[c].node] = 1;
-	for (int i = 0; i < topo->nr_nodes; i++)
-		if (ids[i])
-			ids[k++] = i;
-	sb_ranges(&nl, ids, k);
-	fprintf(out, "  NUMA nodes:  %d with CPUs (%s)", s->cpu_nodes,
-		nl.oom ? "?" : sb_str(&nl));
-	free(nl.s);
-	free(ids);
-	if (s->mem_nodes)
-		fprintf(out, ", %d without CPUs", s->mem_nodes);
-	fputc('\n', out);
-	return 0;
-}
-
-/* The isolated CPUs, when there are any: they are in no partition. */
-static int print_isolated(FILE *out, const struct cplan_topo *topo)
-{
-	struct sbuf sb = { 0 };
-	int *ids = calloc((size_t)topo->nr_cpus, sizeof(int)), k = 0;
-
-	if (!ids)
-		return -ENOMEM;
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && topo->cpu[c].isolated)
-			ids[k++] = c;
-	sb_ranges(&sb, ids, k);
-	if (k)
-		fprintf(out, "  isolated:    %s (isolcpus=, nohz_full=: in no partition)\n",
-			sb.oom ? "?" : sb_str(&sb));
-	free(sb.s);
-	free(ids);
-	return 0;
-}
-
-static int print_topology(FILE *out, const struct cplan_topo *topo,
-			  const struct summary *s, const char *source)
-{
-	int ret;
-
-	fprintf(out, "Topology (%s):\n", source);
-	fprintf(out, "  CPUs:        %d online of %d possible\n", s->online,
-		topo->nr_cpus);
-	ret = print_isolated(out, topo);
-	if (ret)
-		return ret;
-	if (s->tmin == s->tmax)
-		fprintf(out, "  cores:       %d, %d thread%s per core\n", s->cores,
-			s->tmax, s->tmax == 1 ? "" : "s");
-	else
-		fprintf(out, "  cores:       %d, %d to %d threads per core (mixed)\n",
-			s->cores, s->tmin, s->tmax);
-	fprintf(out, "  packages:    %d\n", s->packages);
-	ret = print_nodes(out, topo, s);
-	if (ret)
-		return ret;
-	fprintf(out, "  L3 domains:  %d%s\n", s->l3,
-		s->l3_known ? "" : " (L3 unknown: one per node)");
-	return 0;
-}
-
-/*
- * The partition count the module would choose, and its rule, over the
- * CPUs the default layout places: all the online ones but the isolated.
- */
-static void print_auto_count(FILE *out, const struct cplan_topo *topo)
-{
-	struct cplan_table *t = NULL;
-
-	if (cplan_make(topo, 0, NULL, &t, NULL))
-		return;
-	fprintf(out, "Automatic partition count: %d\n", t->nr_parts);
-	if (t->nr_placed_cpus <= 4)
-		fprintf(out, "  (1 when there are at most 4 CPUs)\n");
-	else
-		fprintf(out, "  (max(2, ceil(%d cores / 2), %d nodes with CPUs), at most %d cores and %d)\n",
-			t->nr_placed_cores, t->nr_placed_nodes,
-			t->nr_placed_cores, CPLAN_DEFAULT_MAX);
-	cplan_table_free(t);
-}
-
-/* The node and notes columns of each partition, and the totals. */
-struct plan_text {
-	struct sbuf *nodes, *notes;	/* one per partition */
-	int nodes_width, notes_width;
-	int nr_split, nr_span_node, nr_span_l3;
-	int cpus_min, cpus_max;
-};
-
-/* The notes column of partition @p: what in it crosses a boundary. */
-static void describe_part(const struct part_info *pi, struct sbuf *notes,
-			  struct plan_text *pt)
-{
-	if (pi->split_core) {
-		sb_printf(notes, "splits a core");
-		pt->nr_split++;
-	}
-	if (pi->partial_core)
-		sb_printf(notes, "%spart of a core", notes->len ? ", " : "");
-	if (pi->nodes > 1) {
-		sb_printf(notes, "%sspans nodes", notes->len ? ", " : "");
-		pt->nr_span_node++;
-	}
-	if (pi->l3 > 1) {
-		sb_printf(notes, "%sspans L3", notes->len ? ", " : "");
-		pt->nr_span_l3++;
-	}
-	if (!notes->len)
-		sb_printf(notes, "-");
-}
-
-static int describe_parts(const struct cplan_topo *topo,
-			  const struct cplan_table *table,
-			  const struct part_info *pi, struct plan_text *pt,
-			  int *ids)
-{
-	for (int p = 0; p < table->nr_parts; p++) {
-		struct sbuf *nodes = &pt->nodes[p], *notes = &pt->notes[p];
-		int nc = listed_cpus(topo, table, p, ids);
-
-		sb_ranges(nodes, table->part_node + table->part_node_first[p],
-			  pi[p].nodes);
-		describe_part(&pi[p], notes, pt);
-		if (nodes->oom || notes->oom)
-			return -ENOMEM;
-		if ((int)nodes->len > pt->nodes_width)
-			pt->nodes_width = (int)nodes->len;
-		if ((int)notes->len > pt->notes_width)
-			pt->notes_width = (int)notes->len;
-		if (nc < pt->cpus_min)
-			pt->cpus_min = nc;
-		if (nc > pt->cpus_max)
-			pt->cpus_max = nc;
-	}
-	return 0;
-}
-
-static int print_parts(FILE *out, const struct cplan_topo *topo,
-		       const struct cplan_table *table,
-		       const struct part_info *pi, const struct plan_text *pt,
-		       int *ids)
-{
-	struct sbuf cpus = { 0 };
-	int ret = 0;
-
-	fprintf(out, "\nPlan: %d partition%s\n", table->nr_parts,
-		table->nr_parts == 1 ? "" : "s");
-	fprintf(out, "  part  cpus  cores  L3  %-*s  %-*s  cpu list\n",
-		pt->nodes_width, "nodes", pt->notes_width, "notes");
-	for (int p = 0; p < table->nr_parts; p++) {
-		int nc = listed_cpus(topo, table, p, ids);
-
-		cpus.len = 0;
-		sb_ranges(&cpus, ids, nc);
-		if (cpus.oom) {
-			ret = -ENOMEM;
-			break;
-		}
-		fprintf(out, "  %4d  %4d  %5d  %2d  %-*s  %-*s  %s\n", p, nc,
-			pi[p].cores, pi[p].l3, pt->nodes_width,
-			sb_str(&pt->nodes[p]), pt->notes_width,
-			sb_str(&pt->notes[p]), sb_str(&cpus));
-	}
-	free(cpus.s);
-	return ret;
-}
-
-static void print_totals(FILE *out, const struct cplan_table *table,
-			 const struct summary *s, const struct plan_text *pt)
-{
-	fprintf(out, "\nPlaced: %d of %d online CPUs, %d of %d cores, %d of %d nodes with CPUs\n",
-		table->nr_placed_cpus, s->online, table->nr_placed_cores,
-		s->cores, table->nr_placed_nodes, s->cpu_nodes);
-	if (table->nr_parts)
-		fprintf(out, "CPUs per partition: %d to %d\n", pt->cpus_min,
-			pt->cpus_max);
-	fprintf(out, "Partitions splitting a core: %d; spanning nodes: %d; spanning L3 domains: %d\n",
-		pt->nr_split, pt->nr_span_node, pt->nr_span_l3);
-}
-
-/* The plan: one line per partition, then the totals. */
-static int print_plan_explained(FILE *out, const struct cplan_topo *topo,
-				const struct cplan_table *table,
-				const struct part_info *pi,
-				const struct summary *s)
-{
-	struct plan_text pt = { NULL, NULL, 5, 5, 0, 0, 0, INT_MAX, 0 };
-	size_t nr = (size_t)table->nr_parts + 1;
-	int *ids = calloc((size_t)topo->nr_cpus + 1, sizeof(*ids));
-	int ret = -ENOMEM;
-
-	pt.nodes = calloc(nr, sizeof(*pt.nodes));
-	pt.notes = calloc(nr, sizeof(*pt.notes));
-	if (ids && pt.nodes && pt.notes)
-		ret = describe_parts(topo, table, pi, &pt, ids);
-	if (!ret)
-		ret = print_parts(out, topo, table, pi, &pt, ids);
-	if (!ret)
-		print_totals(out, table, s, &pt);
-	for (size_t p = 0; pt.nodes && pt.notes && p < nr; p++) {
-		free(pt.nodes[p].s);
-		free(pt.notes[p].s);
-	}
-	free(pt.nodes);
-	free(pt.notes);
-	free(ids);
-	return ret;
-}
-
-static int explain(FILE *out, const struct cplan_topo *topo,
-		   const struct cplan_table *table, const char *source,
-		   int npartitions, const char *pattern)
-{
-	struct part_info *pi = calloc((size_t)table->nr_parts + 1, sizeof(*pi));
-	struct summary s;
-	struct cpu_facts *facts;
-	size_t n;
-	int ret = -ENOMEM;
-
-	facts = collect_facts(topo, table, &n);
-	if (facts && pi)
-		ret = summarize(topo, facts, n, &s);
-	if (!ret) {
-		part_facts(table, facts, n, pi);
-		ret = print_topology(out, topo, &s, source);
-	}
-	if (!ret) {
-		print_auto_count(out, topo);
-		fprintf(out, "Requested: npartitions %d, pattern %s%s%s\n",
-			npartitions, pattern ? "\"" : "",
-			pattern ? pattern : "none", pattern ? "\"" : "");
-		ret = print_plan_explained(out, topo, table, pi, &s);
-	}
-	free(facts);
-	free(pi);
-	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -686,7 +118,6 @@ static bool parse_int_arg(const char *s, int *out, bool *overflow)
 	*out = (int)v;
 	return true;
 }
-
 /* ------------------------------------------------------------------ */
 /* The command line                                                    */
 /* ------------------------------------------------------------------ */
@@ -694,10 +125,14 @@ static bool parse_int_arg(const char *s, int *out, bool *overflow)
 struct options {
 	const char *lscpu, *sysfs, *pattern;
 	const char *npart_arg;	/* --npartitions as given */
-	const char *emit;	/* --emit: "pattern" or "lustre" */
+	const char *emit;	/* --emit: pattern, lustre, lnet, irq, irqbalance */
 	const char *isolated;	/* --isolated LIST, or NULL */
+	const char *format;	/* --format: text or json */
+	const char *root;	/* --root, for --check */
+	const char *fleet;	/* --fleet DIR */
+	struct site_opts site;	/* --net, --nic */
 	int npartitions;
-	bool distance, explain, help, include_isolated;
+	bool distance, explain, help, include_isolated, check, json;
 };
 
 /* Report a bad command line, show the usage; returns EXIT_USAGE. */
@@ -724,7 +159,7 @@ static const char **option_arg(struct options *o, int opt)
 {
 	const char **args[] = { &o->lscpu, &o->sysfs, &o->npart_arg,
 				&o->pattern, &o->emit, &o->isolated };
-	const char *p = opt ? strchr(ARG_OPTS, opt) : NULL;
+	const char *p = opt > 0 && opt < 256 ? strchr(ARG_OPTS, opt) : NULL;
 
 	return p ? args[p - ARG_OPTS] : NULL;
 }
@@ -736,32 +171,80 @@ static bool *option_flag(struct options *o, int opt)
 {
 	bool *flags[] = { &o->distance, &o->explain, &o->help,
 			  &o->include_isolated };
-	const char *p = opt ? strchr(FLAG_OPTS, opt) : NULL;
+	const char *p = opt > 0 && opt < 256 ? strchr(FLAG_OPTS, opt) : NULL;
 
 	return p ? flags[p - FLAG_OPTS] : NULL;
 }
 
+/* The long options without a letter. */
+enum { OPT_NET = 256, OPT_NIC, OPT_CHECK, OPT_ROOT, OPT_FLEET, OPT_FORMAT };
+
+/* A --net or --nic value, checked and kept. */
+static int site_option(struct options *o, bool nic, const char *arg)
+{
+	const char **v = nic ? o->site.nic : o->site.net;
+	int *n = nic ? &o->site.nr_nic : &o->site.nr_net;
+
+	if (*n == SITE_ARGS_MAX)
+		return usage_error("more than %d --%s options", SITE_ARGS_MAX,
+				   nic ? "nic" : "net");
+	if (!site_arg_ok(arg, nic))
+		return usage_error("--%s takes %s, not '%s'", nic ? "nic" : "net",
+				   nic ? "IF or IF=NODE" : "NET:IF[,IF...]", arg);
+	v[(*n)++] = arg;
+	return 0;
+}
+
+static int long_option(struct options *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_NET:
+	case OPT_NIC:
+		return site_option(o, opt == OPT_NIC, arg);
+	case OPT_CHECK:
+		o->check = true;
+		return 0;
+	case OPT_ROOT:
+		o->root = arg;
+		return 0;
+	case OPT_FLEET:
+		o->fleet = arg;
+		return 0;
+	case OPT_FORMAT:
+		o->format = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct option long_opts[] = {
+	{ "lscpu", required_argument, NULL, 'l' },
+	{ "sysfs", required_argument, NULL, 's' },
+	{ "npartitions", required_argument, NULL, 'n' },
+	{ "pattern", required_argument, NULL, 'p' },
+	{ "distance", no_argument, NULL, 'd' },
+	{ "explain", no_argument, NULL, 'e' },
+	{ "emit", required_argument, NULL, 'E' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "isolated", required_argument, NULL, 'i' },
+	{ "include-isolated", no_argument, NULL, 'I' },
+	{ "net", required_argument, NULL, OPT_NET },
+	{ "nic", required_argument, NULL, OPT_NIC },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "fleet", required_argument, NULL, OPT_FLEET },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* The options into @o; stops at --help.  Returns 0 or EXIT_USAGE. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option opts[] = {
-		{ "lscpu", required_argument, NULL, 'l' },
-		{ "sysfs", required_argument, NULL, 's' },
-		{ "npartitions", required_argument, NULL, 'n' },
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "distance", no_argument, NULL, 'd' },
-		{ "explain", no_argument, NULL, 'e' },
-		{ "emit", required_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "isolated", required_argument, NULL, 'i' },
-		{ "include-isolated", no_argument, NULL, 'I' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
+	int opt, ret;
 
 	opterr = 0;
 	while (!o->help &&
-	       (opt = getopt_long(argc, argv, ":l:s:n:p:E:i:dehI", opts, NULL)) != -1) {
+	       (opt = getopt_long(argc, argv, ":l:s:n:p:E:i:dehI", long_opts, NULL)) != -1) {
 		const char **arg = option_arg(o, opt);
 		bool *flag = option_flag(o, opt);
 
@@ -769,7 +252,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			*arg = optarg;
 		else if (flag)
 			*flag = true;
-		else if (opt == ':')
+		else if ((ret = long_option(o, opt, optarg)) >= 0) {
+			if (ret)
+				return ret;
+		} else if (opt == ':')
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
 		else if (optopt)
@@ -781,21 +267,73 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+static bool is_one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(s, *set))
+			return true;
+	return false;
+}
+
+/* What --emit lnet, irq and irqbalance need, and --net and --nic go with. */
+static int check_site_options(const struct options *o)
+{
+	bool lnet = o->emit && !strcmp(o->emit, "lnet");
+	bool irq = o->emit && !strncmp(o->emit, "irq", 3);
+
+	if (lnet && !o->site.nr_net)
+		return usage_error("--emit lnet needs at least one --net NET:IF");
+	if (o->site.nr_net && !lnet)
+		return usage_error("--net goes with --emit lnet");
+	if (irq && !o->site.nr_nic)
+		return usage_error("--emit %s needs at least one --nic IF", o->emit);
+	if (o->site.nr_nic && !lnet && !irq)
+		return usage_error("--nic goes with --emit lnet, irq or irqbalance");
+	return 0;
+}
+
+/* Which options go together.  Returns 0 or EXIT_USAGE. */
+static int check_modes(const struct options *o)
+{
+	static const char *const emits[] = { "pattern", "lustre", "lnet", "irq",
+					     "irqbalance", NULL };
+	static const char *const formats[] = { "text", "json", NULL };
+
+	if (o->lscpu && o->sysfs)
+		return usage_error("--lscpu and --sysfs are exclusive");
+	if (o->emit && !is_one_of(o->emit, emits))
+		return usage_error("--emit takes 'pattern', 'lustre', 'lnet', 'irq' or 'irqbalance', not '%s'",
+				   o->emit);
+	if (o->format && !is_one_of(o->format, formats))
+		return usage_error("--format takes 'text' or 'json', not '%s'",
+				   o->format);
+	if (o->emit && (o->explain || o->distance))
+		return usage_error("--emit goes alone, without --explain or --distance");
+	if (o->check && (o->emit || o->explain || o->distance))
+		return usage_error("--check goes without --emit, --explain or --distance");
+	if (o->root && !o->check)
+		return usage_error("--root goes with --check");
+	if (o->fleet && (o->lscpu || o->sysfs || o->emit || o->explain ||
+			 o->distance || o->check))
+		return usage_error("--fleet reads its hosts' lscpu files: without --lscpu, --sysfs, --emit, --explain, --distance or --check");
+	return check_site_options(o);
+}
+
 /* Check what the options say together.  Returns 0 or an exit status. */
 static int check_options(int argc, char **argv, struct options *o)
 {
 	bool overflow;
+	int ret;
 
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->lscpu && o->sysfs)
-		return usage_error("--lscpu and --sysfs are exclusive");
-	if (o->emit && strcmp(o->emit, "pattern") != 0 &&
-	    strcmp(o->emit, "lustre") != 0)
-		return usage_error("--emit takes 'pattern' or 'lustre', not '%s'",
-				   o->emit);
-	if (o->emit && (o->explain || o->distance))
-		return usage_error("--emit goes alone, without --explain or --distance");
+	ret = check_modes(o);
+	if (ret)
+		return ret;
+	o->json = o->format && !strcmp(o->format, "json");
+	o->site.json = o->json;
+	if (o->check && !o->lscpu && !o->sysfs)
+		o->sysfs = o->root ? o->root : "/";
 	if (!o->npart_arg ||
 	    parse_int_arg(o->npart_arg, &o->npartitions, &overflow))
 		return 0;
@@ -812,6 +350,26 @@ static int check_options(int argc, char **argv, struct options *o)
 /* Reading, planning, printing                                         */
 /* ------------------------------------------------------------------ */
 
+/* Read `lscpu -p` output from @path ("-": stdin) into *@topo. */
+static int read_lscpu(const char *path, struct cplan_topo **topo,
+		      char *errbuf, size_t errlen)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		snprintf(errbuf, errlen, "%s: cannot open: %s", path,
+			 strerror(errno));
+		return -ENOENT;
+	}
+	ret = topo_read_lscpu(f, is_stdin ? "<stdin>" : path, topo, errbuf,
+			      errlen);
+	if (!is_stdin)
+		(void)fclose(f);
+	return ret;
+}
+
 /*
  * The topology the options name, and *source describing it for
  * --explain.  Returns 0 or an exit status, with the message printed.
@@ -824,20 +382,9 @@ static int read_topology(const struct options *o, struct cplan_topo **topo,
 	int ret, n;
 
 	if (o->lscpu) {
-		bool is_stdin = !strcmp(o->lscpu, "-");
-		const char *name = is_stdin ? "<stdin>" : o->lscpu;
-		FILE *f = is_stdin ? stdin : fopen(o->lscpu, "r");
-
-		if (!f) {
-			fprintf(stderr, PROG ": %s: cannot open: %s\n", o->lscpu,
-				strerror(errno));
-			return EXIT_INPUT;
-		}
-		ret = topo_read_lscpu(f, name, topo, errbuf, sizeof(errbuf));
-		if (!is_stdin)
-			(void)fclose(f);
+		ret = read_lscpu(o->lscpu, topo, errbuf, sizeof(errbuf));
 		n = asprintf(source, "lscpu %s; distances 10 local, 20 remote",
-			     name);
+			     strcmp(o->lscpu, "-") ? o->lscpu : "<stdin>");
 	} else {
 		ret = topo_read_sysfs(sysfs, topo, errbuf, sizeof(errbuf));
 		n = asprintf(source, "sysfs %s", sysfs);
@@ -893,13 +440,31 @@ static int make_plan(const struct cplan_topo *topo, const struct options *o,
 	return EXIT_PLAN;
 }
 
+/* The pattern or Lustre's line, printed as text or as JSON. */
+static void put_emitted(FILE *out, const char *pattern, bool lustre,
+			bool json)
+{
+	if (!json && lustre)
+		fprintf(out, "options libcfs cpu_pattern=\"%s\"\n", pattern);
+	else if (!json)
+		fprintf(out, "%s\n", pattern);
+	if (!json)
+		return;
+	fputs("{\"pattern\": ", out);
+	json_str(out, pattern);
+	if (lustre)
+		fprintf(out, ", \"module\": \"libcfs\", \"options\": \"options libcfs cpu_pattern=\\\"%s\\\"\"",
+			pattern);
+	fputs("}\n", out);
+}
+
 /*
  * --emit: the table as a pattern, or as Lustre's modprobe.d line.  A line
  * Lustre would refuse (over 1024 bytes) is not printed: the message says
  * what would fit instead.  Returns 0 or EXIT_PLAN.
  */
 static int print_emitted(FILE *out, const struct cplan_table *table,
-			 bool lustre)
+			 bool lustre, bool json)
 {
 	char *buf = malloc(CPLAN_PATTERN_MAX + 1);
 	size_t len;
@@ -917,13 +482,30 @@ static int print_emitted(FILE *out, const struct cplan_table *table,
 		fprintf(stderr, PROG ": the pattern is %zu bytes, over the %d of Lustre's cpu_pattern; "
 			"nearest choice: options libcfs cpu_npartitions=%d (Lustre then places the CPUs itself, "
 			"without L3 alignment)\n", len, EMIT_LUSTRE_MAX, table->nr_parts);
-	else if (lustre)
-		fprintf(out, "options libcfs cpu_pattern=\"%s\"\n", buf);
 	else
-		fprintf(out, "%s\n", buf);
+		put_emitted(out, buf, lustre, json);
 	free(buf);
 	return ret || len > (lustre ? EMIT_LUSTRE_MAX : CPLAN_PATTERN_MAX) ?
 	       EXIT_PLAN : 0;
+}
+
+/* The table as JSON: each partition, with its distances if asked. */
+static int print_table_json(FILE *out, const struct cplan_topo *topo,
+			    const struct cplan_table *table, bool distance)
+{
+	int *ids = calloc((size_t)topo->nr_cpus + 1, sizeof(int));
+
+	if (!ids)
+		return -ENOMEM;
+	fputs("{\"partitions\": [", out);
+	for (int p = 0; p < table->nr_parts; p++) {
+		fputs(p ? ",\n  " : "\n  ", out);
+		json_partition(out, topo, table, p, ids, distance);
+		fputc('}', out);
+	}
+	fputs("\n]}\n", out);
+	free(ids);
+	return 0;
 }
 
 /* The table, its distances or its explanation, then the warnings. */
@@ -933,15 +515,22 @@ static int print_output(FILE *out, const struct cplan_topo *topo,
 {
 	int ret;
 
+	if (o->emit && (!strcmp(o->emit, "pattern") || !strcmp(o->emit, "lustre")))
+		return print_emitted(out, table, !strcmp(o->emit, "lustre"),
+				     o->json);
 	if (o->emit)
-		return print_emitted(out, table, !strcmp(o->emit, "lustre"));
+		return site_emit(out, o->emit, &o->site, topo, table);
 	if (o->explain) {
-		ret = explain(out, topo, table, source, o->npartitions,
-			      o->pattern);
-		if (!ret && o->distance) {
+		struct explain_req req = { source, o->npartitions, o->pattern,
+					   o->json, o->distance };
+
+		ret = explain(out, topo, table, &req);
+		if (!ret && o->distance && !o->json) {
 			fputs("\nDistances (cpu_partition_distance):\n", out);
 			ret = write_formatted(out, table, true);
 		}
+	} else if (o->json) {
+		ret = print_table_json(out, topo, table, o->distance);
 	} else {
 		ret = write_formatted(out, table, o->distance);
 	}
@@ -955,12 +544,51 @@ static int print_output(FILE *out, const struct cplan_topo *topo,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* --fleet: every host of the directory, planned with the options. */
+static int run_fleet(const struct options *o)
 {
-	struct options opt = { 0 };
+	struct fleet_opts fo = { o->fleet, o->npartitions, o->pattern,
+				 o->isolated, o->include_isolated, o->json };
+
+	return fleet_run(stdout, &fo);
+}
+
+/* One machine: read, plan, print (or check). */
+static int run_one(struct options *o)
+{
 	struct cplan_topo *topo = NULL;
 	struct cplan_table *table = NULL;
 	char *source = NULL;
+	int status = read_topology(o, &topo, &source);
+
+	if (status)
+		return status;
+	if (!o->lscpu) {
+		o->site.sysdir = topo_sysfs_dir(o->sysfs);
+		if (!o->site.sysdir)
+			status = EXIT_PLAN;
+	}
+	if (!status)
+		status = apply_isolation(topo, o);
+	if (!status)
+		status = make_plan(topo, o, &table);
+	if (!status && o->check) {
+		struct check_opts co = { o->root ? o->root : "/", o->json };
+
+		status = check_run(stdout, &co, table);
+	} else if (!status) {
+		status = print_output(stdout, topo, table, source, o);
+	}
+	free((char *)o->site.sysdir);
+	cplan_table_free(table);
+	cplan_topo_free(topo);
+	free(source);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
 	int status;
 
 	status = parse_options(argc, argv, &opt);
@@ -970,18 +598,9 @@ int main(int argc, char **argv)
 	}
 	if (!status)
 		status = check_options(argc, argv, &opt);
-	if (!status)
-		status = read_topology(&opt, &topo, &source);
 	if (status)
 		return status;
-	status = apply_isolation(topo, &opt);
-	if (!status)
-		status = make_plan(topo, &opt, &table);
-	if (!status)
-		status = print_output(stdout, topo, table, source, &opt);
-	cplan_table_free(table);
-	cplan_topo_free(topo);
-	free(source);
+	status = opt.fleet ? run_fleet(&opt) : run_one(&opt);
 	if (fclose(stdout) && !status) {
 		fprintf(stderr, PROG ": write error: %s\n", strerror(errno));
 		status = EXIT_PLAN;

@@ -42,6 +42,14 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen);
 
 /*
+ * The sysfs directory that topo_read_sysfs() reads for @root (@root
+ * itself, or @root/sys when @root is a filesystem root), malloc'd and
+ * without a trailing '/'; NULL when out of memory.  cpt-plan finds the
+ * network interfaces there (class/net).
+ */
+char *topo_sysfs_dir(const char *root);
+
+/*
  * Read `lscpu -p` output from @f; @name (the file name, "-" or "<stdin>")
  * is used in messages, which have the form "NAME:LINE: problem".  Columns
  * are found by the last "# CPU,..." header line.  Node distances are not in

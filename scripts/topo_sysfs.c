@@ -1260,6 +1260,11 @@ static char *sysfs_dir(const char *root)
 	return sys;
 }
 
+char *topo_sysfs_dir(const char *root)
+{
+	return sysfs_dir(root && *root ? root : "/");
+}
+
 /*
  * One more than the highest possible CPU (the highest online one when
  * there is no cpu/possible file).  @root is named in messages.

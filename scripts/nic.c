@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Network interfaces in a sysfs tree (nic.h).  The kernel's layout:
+ * class/net/IF links to the interface's directory, whose device/ links
+ * to the PCI function (numa_node, msi_irqs/); a virtual interface has
+ * no device/ but lower_LOWER links to the interfaces it sits on.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "nic.h"
+#include "topo_util.h"
+
+/* Lower links followed, at most: a loop of them must end. */
+#define NIC_DEPTH_MAX	8
+
+/* What one walk down the lower links needs. */
+struct nic_walk {
+	struct nic *nic;
+	int nr_nodes;
+	char *err;
+	size_t errlen;
+};
+
+bool nic_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= NIC_NAME_MAX || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") == n;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The numeric entries of @dir (the IRQs of msi_irqs/), ascending. */
+static int read_irqs(const char *dir, struct nic_dev *dev)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int cap = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		long v;
+
+		if (!parse_dec(e->d_name, e->d_name + strlen(e->d_name),
+			       1L << 30, &v))
+			continue;
+		if (dev->nr_irqs == cap) {
+			int *ni = realloc(dev->irqs, sizeof(int) *
+					  (size_t)(cap = cap ? 2 * cap : 16));
+
+			if (!ni) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			dev->irqs = ni;
+		}
+		dev->irqs[dev->nr_irqs++] = (int)v;
+	}
+	closedir(d);
+	if (dev->nr_irqs)
+		qsort(dev->irqs, (size_t)dev->nr_irqs, sizeof(int), cmp_int);
+	return 0;
+}
+
+/* device/numa_node under @path: the node, -1, or -2 when unreadable. */
+static int read_node(struct nic_walk *w, const char *path, int *node)
+{
+	char *file = NULL, buf[32];
+	FILE *f;
+	long v;
+
+	*node = -1;
+	if (asprintf(&file, "%s/device/numa_node", path) < 0)
+		return -ENOMEM;
+	f = fopen(file, "r");
+	if (!f) {
+		free(file);
+		return 0;	/* no device: no node */
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	rstrip(buf);
+	if (!strcmp(buf, "-1")) {
+		free(file);
+		return 0;
+	}
+	if (!parse_dec(buf, buf + strlen(buf), w->nr_nodes - 1, &v)) {
+		set_err(w->err, w->errlen,
+			"%s: '%.*s' is not a node of this topology (0-%d, or -1)",
+			file, QUOTE_MAX, buf, w->nr_nodes - 1);
+		free(file);
+		return -EINVAL;
+	}
+	free(file);
+	*node = (int)v;
+	return 0;
+}
+
+/* The device under the interface at @path, as one more dev of the nic. */
+static int add_dev(struct nic_walk *w, const char *path, const char *name)
+{
+	struct nic *nic = w->nic;
+	struct nic_dev *dev;
+	char *irqdir = NULL;
+	int ret;
+
+	if (nic->nr_devs == NIC_DEVS_MAX) {
+		set_err(w->err, w->errlen, "%s: more than %d devices below it",
+			nic->name, NIC_DEVS_MAX);
+		return -E2BIG;
+	}
+	dev = &nic->dev[nic->nr_devs++];
+	memset(dev, 0, sizeof(*dev));
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	ret = read_node(w, path, &dev->node);
+	if (ret)
+		return ret;
+	if (asprintf(&irqdir, "%s/device/msi_irqs", path) < 0)
+		return -ENOMEM;
+	ret = read_irqs(irqdir, dev);
+	if (ret && ret != -ENOMEM)
+		set_err(w->err, w->errlen, "%s: cannot read: %s", irqdir,
+			strerror(-ret));
+	free(irqdir);
+	return ret;
+}
+
+/*
+ * The interface at @path: the devices below its lower_* links, in the
+ * order of their names, or its own device when it has no such link.
+ */
+static int walk(struct nic_walk *w, const char *path, const char *name,
+		int depth)
+{
+	struct dirent **ents = NULL;
+	int n, ret = 0, lowers = 0;
+
+	if (depth > NIC_DEPTH_MAX) {
+		set_err(w->err, w->errlen, "%s: lower_* links %d deep (a loop?)",
+			w->nic->name, depth);
+		return -ELOOP;
+	}
+	n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0) {
+		set_err(w->err, w->errlen, "%s: cannot read: %s", path,
+			strerror(errno));
+		return -errno;
+	}
+	for (int i = 0; i < n; i++) {
+		char *sub = NULL;
+
+		if (!ret && !strncmp(ents[i]->d_name, "lower_", 6)) {
+			lowers++;
+			if (asprintf(&sub, "%s/%s", path, ents[i]->d_name) < 0)
+				ret = -ENOMEM;
+			else
+				ret = walk(w, sub, ents[i]->d_name + 6,
+					   depth + 1);
+			free(sub);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!ret && !lowers)
+		ret = add_dev(w, path, name);
+	return ret;
+}
+
+int nic_read(const char *sysdir, struct nic *nic, int nr_nodes, char *err,
+	     size_t errlen)
+{
+	struct nic_walk w = { nic, nr_nodes, err, errlen };
+	struct stat st;
+	char *path = NULL;
+	int ret;
+
+	if (asprintf(&path, "%s/class/net/%s", sysdir, nic->name) < 0)
+		return -ENOMEM;
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "interface %s: not found (no %s)",
+			nic->name, path);
+		free(path);
+		return -ENOENT;
+	}
+	ret = walk(&w, path, nic->name, 0);
+	free(path);
+	if (ret == -ENOMEM)
+		set_err(err, errlen, "out of memory");
+	return ret;
+}
+
+void nic_free(struct nic *nic)
+{
+	for (int i = 0; i < nic->nr_devs; i++) {
+		free(nic->dev[i].irqs);
+		nic->dev[i].irqs = NULL;
+	}
+	nic->nr_devs = 0;
+}
