@@ -26,8 +26,12 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [--lscpu FILE|-] [--sysfs DIR] [--npartitions N] [--pattern STR]\n"
-	      "                [--isolated LIST] [--include-isolated]\n"
-	      "                [--distance | --explain | --emit pattern|lustre] [--help]\n"
+	      "                [--isolated LIST] [--include-isolated] [--format text|json]\n"
+	      "                [--distance | --explain | --emit pattern|lustre]\n"
+	      "       " PROG " ... --emit lnet --net NET:IF[,IF...]... [--nic IF=NODE]...\n"
+	      "       " PROG " ... --emit irq|irqbalance --nic IF[=NODE]...\n"
+	      "       " PROG " ... --check [--root DIR]\n"
+	      "       " PROG " --fleet DIR [--npartitions N] [--pattern STR] [--format json]\n"
 	      "\n"
 	      "Print the CPU partition table that the cpt module would build, exactly as\n"
 	      "/proc/sys/lnet/cpu_partition_table shows it.\n"
@@ -52,10 +56,24 @@ static void usage(FILE *f)
 	      "                        which gives this table back in cpt and in Lustre\n"
 	      "  -E, --emit lustre     print it as a modprobe.d line for Lustre's libcfs:\n"
 	      "                        options libcfs cpu_pattern=\"...\" (1024 bytes at most)\n"
+	      "  -E, --emit lnet       options lnet networks=\"...\": each interface of each\n"
+	      "                        --net NET:IF[,IF...] with its NUMA node's partitions\n"
+	      "  -E, --emit irq        \"IRQ CPULIST\" lines: the MSI IRQs of each --nic IF\n"
+	      "                        round-robin over its node's partitions\n"
+	      "  -E, --emit irqbalance the /etc/default/irqbalance lines that keep irqbalance\n"
+	      "                        off those IRQs and off the isolated CPUs\n"
+	      "      --net NET:IF[,IF...]  an LNet network and its interfaces (repeatable)\n"
+	      "      --nic IF[=NODE]   an interface, and its NUMA node when given (repeatable)\n"
+	      "      --check           compare the table in force and the loaded modules'\n"
+	      "                        parameters with the plan and modprobe.d; exit 4 if not\n"
+	      "      --root DIR        the root --check looks under (default: /)\n"
+	      "      --fleet DIR       class the hosts of DIR/HOST.lscpu by plan\n"
+	      "      --format json     one JSON document instead of text\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
 	      "Warnings go to stderr.  Exit status: 0 success, 1 invalid pattern or\n"
-	      "parameter, 2 usage error, 3 unreadable or malformed topology input.\n",
+	      "parameter, 2 usage error, 3 unreadable or malformed input, 4 --check\n"
+	      "found a difference.\n",
 	      f);
 }
 
