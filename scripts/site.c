@@ -132,6 +132,32 @@ static int take_nic_arg(struct site *s, const char *arg)
 	return 0;
 }
 
+/*
+ * Lustre refuses a network named twice in networks= ("Duplicate net") and
+ * an interface twice in one network: both are refused here.
+ */
+static bool net_twice(const struct site *s, int i)
+{
+	const char *a = s->so->net[i], *p = strchr(a, ':') + 1;
+	size_t n = (size_t)(p - a);
+	char name[NIC_NAME_MAX], other[NIC_NAME_MAX];
+
+	for (int j = 0; j < i; j++)
+		if (!strncmp(s->so->net[j], a, n)) {
+			fprintf(stderr, PROG ": --net %.*s given twice: give all its interfaces in one --net NET:IF,IF...\n",
+				(int)n - 1, a);
+			return true;
+		}
+	while (*p && next_if(&p, name))
+		for (const char *q = p; *q && next_if(&q, other);)
+			if (!strcmp(name, other)) {
+				fprintf(stderr, PROG ": --net %s: interface %s given twice\n",
+					a, name);
+				return true;
+			}
+	return false;
+}
+
 /* The interfaces of the --net options, after those of --nic. */
 static int take_net_ifs(struct site *s)
 {
@@ -141,6 +167,8 @@ static int take_net_ifs(struct site *s)
 	for (int i = 0; i < s->so->nr_net; i++) {
 		const char *p = strchr(s->so->net[i], ':') + 1;
 
+		if (net_twice(s, i))
+			return EXIT_USAGE;
 		while (*p && next_if(&p, name)) {
 			if (!nic_get(s, name, &added)) {
 				fprintf(stderr, PROG ": --net %s: too many interfaces\n",
@@ -229,13 +257,14 @@ static void nearest_nodes(struct site *s)
 }
 
 /* The local partitions of the nodes in s->nodes, into s->parts. */
-static int local_parts(struct site *s)
+static int local_parts(struct site *s, const char *name)
 {
 	int n = parts_on_nodes(s);
 
 	if (n)
 		return n;
-	fprintf(stderr, PROG ": warning: no partition has CPUs on the interface's node: the nearest node's partitions serve it\n");
+	fprintf(stderr, PROG ": warning: %s: no partition has CPUs on its node: the nearest node's partitions serve it\n",
+		name);
 	nearest_nodes(s);
 	return parts_on_nodes(s);
 }
@@ -284,7 +313,7 @@ static int iface_parts(struct site *s, const char *name,
 	for (int n = 0; n < s->topo->nr_nodes; n++)
 		if (s->nodes[n])
 			sb_printf(nodes_js, "%s%d", nn++ ? ", " : "", n);
-	return local_parts(s);
+	return local_parts(s, name);
 }
 
 /* One interface in the networks= value: "IF" or "IF[CPTS]". */
@@ -376,7 +405,7 @@ static int dev_parts(struct site *s, const struct nic *nic,
 	memset(s->nodes, 0, sizeof(bool) * (size_t)s->topo->nr_nodes);
 	if (node >= 0) {
 		s->nodes[node] = true;
-		return local_parts(s);
+		return local_parts(s, dev->name);
 	}
 	fprintf(stderr, PROG ": warning: %s: no NUMA node (device/numa_node is -1): its IRQs go round all partitions\n",
 		dev->name);
