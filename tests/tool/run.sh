@@ -717,4 +717,222 @@ fails "isolated: --isolated malformed" 2 '--isolated: malformed' --sysfs $I --is
 fails "isolated: npartitions past the CPUs left" 1 'npartitions=15 is more than the 14 online CPUs left after isolated CPUs' --sysfs $I -n 15
 fails "isolated: a list of isolated CPUs only" 1 'cpu_pattern: partition 0 has no online CPU that is not isolated' --sysfs $I -p '0[2-3] 1[4-7]'
 
+echo "== a site: NICs, IRQs, --check, --fleet, JSON (issue 33)"
+# sysfs/2node-nics is 2node-offline with interfaces (tests/fixtures/mknics.sh):
+# its table is 2node.default, node 0 = partitions 0-1, node 1 = 2-3.
+# The expected outputs (2node-nics.*) are written by hand from that; see
+# tests/tool/expected/README.
+NICS=$S/2node-nics
+LSCPU2=$F/2node-offline.lscpu
+NOAFF='eth2: no NUMA node'
+
+# lnet_parsed NAME WANT PARSER: $T/out through Lustre's grammar
+# (tests/tool/lnet-grammar.awk, 4 partitions) gives the "NET IF CPTS"
+# lines of the file WANT and needs the parser PARSER ("any" or "2.10").
+lnet_parsed() {
+	if ! awk -v ncpts=4 -f tests/tool/lnet-grammar.awk "$T/out" >"$T/lnet" 2>"$T/lnet.err"; then
+		fail "$1" "Lustre's grammar refuses it: $(cat "$T/lnet.err" "$T/out")"
+	elif ! printf '%s\nparser %s\n' "$2" "$3" | cmp -s - "$T/lnet"; then
+		fail "$1" "Lustre would read: $(cat "$T/lnet")"
+	else
+		pass "$1"
+	fi
+}
+
+# json_doc NAME FILTER: $T/out is exactly one JSON document (jq, or
+# Python's parser without jq) and, with jq, FILTER is true on it.
+json_doc() {
+	if command -v jq >/dev/null 2>&1; then
+		if [ "$(jq -s length "$T/out" 2>&1)" != 1 ]; then
+			fail "$1" "not one JSON document: $(head -c 400 "$T/out")"
+		elif ! jq -e "$2" "$T/out" >/dev/null 2>&1; then
+			fail "$1" "not true: $2 on $(head -c 400 "$T/out")"
+		else
+			pass "$1"
+		fi
+	elif command -v python3 >/dev/null 2>&1; then
+		if python3 -m json.tool "$T/out" >/dev/null 2>&1; then
+			pass "$1 (parsed; no jq for the keys)"
+		else
+			fail "$1" "not JSON: $(head -c 400 "$T/out")"
+		fi
+	else
+		skip "$1: no jq or python3 (scripts/install-deps installs jq)"
+	fi
+}
+
+expect "lnet: ib0 on node 0 gets partitions 0-1" $E/2node-nics.lnet-ib0 - --sysfs $NICS --emit lnet --net o2ib0:ib0
+lnet_parsed "lnet: Lustre reads ib0 on 0 1, with any parser" "o2ib0 ib0 0 1" any
+expect "lnet: two networks" $E/2node-nics.lnet-two - --sysfs $NICS --emit lnet --net o2ib0:ib0 --net o2ib1:ib1
+lnet_parsed "lnet: Lustre reads two networks" "$(printf 'o2ib0 ib0 0 1\no2ib1 ib1 2 3')" any
+expect "lnet: a VLAN takes its parent's node (lower_eth1)" $E/2node-nics.lnet-vlan - --sysfs $NICS --emit lnet --net tcp0:eth1.100
+expect "lnet: a bond takes the nodes of both of its devices" $E/2node-nics.lnet-bond - --sysfs $NICS --emit lnet --net tcp0:bond0
+expect "lnet: numa_node -1 gives no list and a warning" $E/2node-nics.lnet-eth2 "$NOAFF" --sysfs $NICS --emit lnet --net tcp0:eth2
+lnet_parsed "lnet: Lustre reads eth2 on all partitions" "tcp0 eth2 all" any
+expect "lnet: a whole site, per-interface lists" $E/2node-nics.lnet-site "$NOAFF" --sysfs $NICS \
+	--emit lnet --net o2ib0:ib0,ib1 --net tcp0:eth1.100,bond0,eth2
+lnet_parsed "lnet: Lustre (Multi-Rail, 2.10) reads the site" "$(printf '%s\n' 'o2ib0 ib0 0 1' 'o2ib0 ib1 2 3' \
+	'tcp0 eth1.100 2 3' 'tcp0 bond0 0 1 2 3' 'tcp0 eth2 all')" 2.10
+expect "lnet: a memory-only node's NIC is served by the nearest node (17 < 28)" $E/2node-nics.lnet-memonly \
+	'ib2: no partition has CPUs on its node' --sysfs $NICS --emit lnet --net o2ib0:ib2
+expect "lnet: --nic IF=NODE overrides sysfs" $E/2node-nics.lnet-lscpu - --sysfs $NICS --emit lnet --net o2ib0:ib0 --nic ib0=1
+expect "lnet: --lscpu input with --nic IF=NODE" $E/2node-nics.lnet-lscpu - --lscpu $LSCPU2 --emit lnet --net o2ib0:ib0 --nic ib0=1
+fails "lnet: --lscpu input without --nic" 2 'interface ib0: --lscpu input has no interfaces' --lscpu $LSCPU2 --emit lnet --net o2ib0:ib0
+fails "lnet: a missing interface" 3 'interface nope: not found' --sysfs $NICS --emit lnet --net o2ib0:nope
+fails "lnet: --nic node out of range" 1 '--nic ib0=5: node 5 is not an online node' --sysfs $NICS --emit lnet --net o2ib0:ib0 --nic ib0=5
+fails "lnet: a network given twice (Lustre: Duplicate net)" 2 '--net o2ib0 given twice' --sysfs $NICS --emit lnet --net o2ib0:ib0 --net o2ib0:ib1
+fails "lnet: an interface twice in a network" 2 '--net o2ib0:ib0,ib0: interface ib0 given twice' --sysfs $NICS --emit lnet --net o2ib0:ib0,ib0
+fails "lnet: --net without interfaces" 2 "--net takes NET:IF" --sysfs $NICS --emit lnet --net o2ib0
+fails "lnet: --emit lnet without --net" 2 '--emit lnet needs at least one --net' --sysfs $NICS --emit lnet
+
+expect "irq: ib0's 5 vectors in number order, round-robin over 0-1" $E/2node-nics.irq-ib0 - --sysfs $NICS --emit irq --nic ib0
+expect "irq: ib0 then ib1 (node 1: partitions 2-3)" $E/2node-nics.irq-ib0-ib1 - --sysfs $NICS --emit irq --nic ib0 --nic ib1
+expect "irq: --nic ib0=1 places them on node 1" $E/2node-nics.irq-ib0-node1 - --sysfs $NICS --emit irq --nic ib0=1
+expect "irq: a bond's IRQs are its devices', each on its own node" $E/2node-nics.irq-bond - --sysfs $NICS --emit irq --nic bond0
+expect "irq: a VLAN's IRQs are its parent's" $E/2node-nics.irq-vlan - --sysfs $NICS --emit irq --nic eth1.100
+expect "irq: numa_node -1 goes round all partitions, with a warning" $E/2node-nics.irq-eth2 "$NOAFF" --sysfs $NICS --emit irq --nic eth2
+expect "irq: isolated 6,14 leave partition 3 = 7,15" $E/2node-nics.irq-isol - --sysfs $NICS --emit irq --nic ib1 --isolated 6,14
+fails "irq: a device with no MSI IRQs" 3 'interface dummy0: no MSI IRQs' --sysfs $NICS --emit irq --nic dummy0
+fails "irq: --lscpu input has no IRQs" 2 'interface ib0: its IRQs are in a sysfs tree' --lscpu $LSCPU2 --emit irq --nic ib0=1
+fails "irq: --emit irq without --nic" 2 '--emit irq needs at least one --nic' --sysfs $NICS --emit irq
+# The loop of cpt-plan(8) on a copy of /proc/irq: each file gets its line.
+if ran "irq: the man page's loop applies the lines" 0 --sysfs $NICS --emit irq --nic ib0; then
+	for i in 98 99 100 101 102; do mkdir -p "$T/proc/irq/$i"; done
+	PROC=$T/proc
+	while read -r irq cpus; do echo "$cpus" >"$PROC/irq/$irq/smp_affinity_list"; done <"$T/out"
+	if [ "$(cat "$T"/proc/irq/98/smp_affinity_list "$T"/proc/irq/99/smp_affinity_list \
+		"$T"/proc/irq/102/smp_affinity_list | tr '\n' ' ')" = "0-1,8-9 2-3,10-11 0-1,8-9 " ]; then
+		pass "irq: the man page's loop applies the lines"
+	else
+		fail "irq: the man page's loop applies the lines" "$(cat "$T"/proc/irq/*/smp_affinity_list)"
+	fi
+fi
+expect "irqbalance: --banirq for each IRQ of ib0 and ib1" $E/2node-nics.irqbalance - --sysfs $NICS --emit irqbalance --nic ib0 --nic ib1
+expect "irqbalance: and the isolated CPUs banned" $E/2node-nics.irqbalance-isol - --sysfs $NICS --emit irqbalance --nic ib0 --nic ib1 --isolated 6,14
+
+# --check against fake roots: R/proc/sys/lnet/cpu_partition_table (or
+# debugfs), R/etc/modprobe.d, R/sys/module/MOD/parameters.
+R=$T/root
+mkdir -p "$R/proc/sys/lnet" "$R/etc/modprobe.d" "$R/sys/module/libcfs/parameters" "$R/sys/module/cpt/parameters"
+cp $E/2node.default "$R/proc/sys/lnet/cpu_partition_table"
+printf '# a comment\noptions libcfs cpu_npartitions=4\noptions cpt cpu_pattern="N"\n' >"$R/etc/modprobe.d/lustre.conf"
+echo 4 >"$R/sys/module/libcfs/parameters/cpu_npartitions"
+echo N >"$R/sys/module/cpt/parameters/cpu_pattern"
+if ran "check: the table in force is the plan: exit 0" 0 --sysfs $NICS --check --root "$R"; then
+	if grep -q '^table: as planned' "$T/out" && grep -q '^modprobe.d: as loaded' "$T/out" && [ ! -s "$T/err" ]; then
+		pass "check: the table in force is the plan: exit 0"
+	else
+		fail "check: the table in force is the plan: exit 0" "$(cat "$T/out" "$T/err")"
+	fi
+fi
+run --sysfs $NICS --check --root "$R" --format json
+json_doc "check: JSON, equal" '.equal == true and .table.equal == true and .modprobe.equal == true'
+# -n 2 plans one partition per node: 0 = 0-3,8-11; 1 = 4-7,12,14,15.
+if ran "check: a different plan: exit 4, the partitions on stderr" 4 --sysfs $NICS -n 2 --check --root "$R"; then
+	if grep -qx 'cpt-plan: partition 0: in force: 0 1 8 9; planned: 0 1 2 3 8 9 10 11' "$T/err" &&
+	   grep -qx 'cpt-plan: partition 1: in force: 2 3 10 11; planned: 4 5 6 7 12 14 15' "$T/err" &&
+	   grep -qx 'cpt-plan: partition 3: in force: 6 7 14 15; planned: none' "$T/err" &&
+	   ! grep -q 'modprobe.d changed' "$T/err"; then
+		pass "check: a different plan: exit 4, the partitions on stderr"
+	else
+		fail "check: a different plan: exit 4, the partitions on stderr" "$(cat "$T/err")"
+	fi
+fi
+run --sysfs $NICS -n 2 --check --root "$R" --format json
+json_doc "check: JSON, different" '.equal == false and .table.in_force == 4 and .table.planned == 2 and (.table.differ | length) == 4 and .table.differ[0].planned == [0,1,2,3,8,9,10,11]'
+echo 2 >"$R/sys/module/libcfs/parameters/cpu_npartitions"
+if ran "check: modprobe.d changed after load: exit 4 and the message" 4 --sysfs $NICS --check --root "$R"; then
+	if grep -qx 'cpt-plan: modprobe.d changed after the module was loaded; reload it to apply' "$T/err" &&
+	   grep -q 'cpu_npartitions is "4" in modprobe.d, "2" loaded' "$T/err" && grep -q '^table: as planned' "$T/out"; then
+		pass "check: modprobe.d changed after load: exit 4 and the message"
+	else
+		fail "check: modprobe.d changed after load: exit 4 and the message" "$(cat "$T/out" "$T/err")"
+	fi
+fi
+run --sysfs $NICS --check --root "$R" --format json
+json_doc "check: JSON, modprobe.d changed" '.equal == false and .table.equal == true and .modprobe.differ[0] == {"module": "libcfs", "parameter": "cpu_npartitions", "modprobe_d": "4", "loaded": "2"}'
+echo 4 >"$R/sys/module/libcfs/parameters/cpu_npartitions"
+mkdir -p "$R/sys/kernel/debug/lnet"
+mv "$R/proc/sys/lnet/cpu_partition_table" "$R/sys/kernel/debug/lnet/"
+has "check: Lustre 2.11+'s debugfs table" '^table: as planned' --sysfs $NICS --check --root "$R"
+rm -r "$R/sys/kernel/debug"
+fails "check: no table in force: exit 3" 3 '.*: no cpu_partition_table in' --sysfs $NICS --check --root "$R"
+fails "check: --root that does not exist" 3 '.+' --sysfs $NICS --check --root "$T/nonexistent"
+
+# --fleet: HOST.lscpu files of four machines, one malformed.
+FL=$T/fleet
+mkdir -p "$FL"
+for h in mds01 mds02 mds03 mds04 oss07; do cp $F/dual-20c.lscpu "$FL/$h.lscpu"; done
+for h in oss01 oss02 oss03; do cp $XEON "$FL/$h.lscpu"; done
+cp $F/2node-offline.lscpu "$FL/c1.lscpu"
+cp $EPYC "$FL/e1.lscpu"
+echo 'not lscpu output' >"$FL/bad01.lscpu"
+# Each class's pattern as in dual-20c.default, xeon-8160.default,
+# 2node.default; the EPYC's 64 partitions make a pattern over Lustre's
+# 1024 bytes, so its line is the count (as --emit lustre).
+{
+	echo 'class 1: mds[01-04],oss07 (5 hosts)'
+	echo '  shape: 20 partitions x 4 CPUs, 2 nodes'
+	printf '  options libcfs cpu_pattern="'
+	awk 'BEGIN { for (k = 0; k < 20; k++) printf "%s%d[%d,%d,%d,%d]", k ? " " : "", k, 2*k, 2*k+1, 2*k+40, 2*k+41 }'
+	echo '"'
+	echo 'class 2: oss[01-03] (3 hosts)'
+	echo '  shape: 12 partitions x 4 CPUs, 1 node'
+	printf '  options libcfs cpu_pattern="'
+	awk 'BEGIN { for (k = 0; k < 12; k++) printf "%s%d[%d,%d,%d,%d]", k ? " " : "", k, 2*k, 2*k+1, 2*k+24, 2*k+25 }'
+	echo '"'
+	echo 'class 3: c1 (1 host)'
+	echo '  shape: 4 partitions x 3-4 CPUs, 2 nodes'
+	echo '  options libcfs cpu_pattern="0[0,1,8,9] 1[2,3,10,11] 2[4,5,12] 3[6,7,14,15]"'
+	echo 'class 4: e1 (1 host)'
+	echo '  shape: 64 partitions x 4 CPUs, 8 nodes'
+	echo '  options libcfs cpu_npartitions=64'
+} >"$T/fleet.want"
+if ran "fleet: classes, hostlists, a malformed host: exit 3" 3 --fleet "$FL"; then
+	if ! cmp -s "$T/fleet.want" "$T/out"; then
+		fail "fleet: classes, hostlists, a malformed host: exit 3" "$(diff "$T/fleet.want" "$T/out")"
+	elif [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -q '^cpt-plan: bad01: .*bad01.lscpu:1: ' "$T/err"; then
+		fail "fleet: classes, hostlists, a malformed host: exit 3" "stderr: $(cat "$T/err")"
+	else
+		pass "fleet: classes, hostlists, a malformed host: exit 3"
+	fi
+fi
+run --fleet "$FL" --format json
+json_doc "fleet: JSON classes and errors" '(.classes | length) == 4 and .classes[0].hosts == "mds[01-04],oss07" and .classes[0].nhosts == 5 and .classes[0].partitions == 20 and (.classes[0].options | startswith("options libcfs cpu_pattern=\"0[0,1,40,41] ")) and .classes[3].options == "options libcfs cpu_npartitions=64" and .errors == [{"host": "bad01", "error": .errors[0].error}] and (.errors[0].error | test("bad01.lscpu:1: "))'
+rm "$FL/bad01.lscpu"
+has "fleet: -n 2 for all hosts, exit 0" '^  options libcfs cpu_pattern="0\[0-19,40-59\] 1\[20-39,60-79\]"$' --fleet "$FL" -n 2
+fails "fleet: a directory without HOST.lscpu" 3 '.*: no HOST.lscpu file' --fleet "$T/root"
+fails "fleet: a directory that does not exist" 3 '.*cannot read' --fleet "$T/nonexistent"
+# A few hundred hosts (make bench times 10,000): 3 classes of 100, names
+# whose numbers change width (cn9, cn10 ... cn100).
+FB=$T/fleet-big
+mkdir -p "$FB"
+i=1
+while [ $i -le 300 ]; do
+	if [ $i -le 100 ]; then src=$DUAL; elif [ $i -le 200 ]; then src=$XEON; else src=$P9; fi
+	cp "$src" "$FB/cn$i.lscpu"
+	i=$((i + 1))
+done
+run --fleet "$FB" --format json
+json_doc "fleet: 300 hosts in 3 classes of 100" '[.classes[] | [.hosts, .nhosts]] == [["cn[1-100]", 100], ["cn[101-200]", 100], ["cn[201-300]", 100]] and .errors == []'
+
+# One JSON document per run, for each output.
+run --sysfs $NICS --format json
+json_doc "json: the table" '.partitions[0] == {"cpt": 0, "cpus": [0, 1, 8, 9], "nodes": [0]} and .partitions[2].cpus == [4, 5, 12] and .partitions[3].nodes == [1] and (.partitions | length) == 4'
+run --sysfs $NICS --format json --explain
+json_doc "json: --explain" '.automatic_partitions == 4 and .topology.cores == 8 and .topology.cpus_online == 15 and .topology.memory_only_nodes == 1 and .partitions[2].cpus == [4, 5, 12] and .partitions[2].cores == 2'
+run --sysfs $NICS --format json --distance
+json_doc "json: --distance" '.partitions[0].distance == [10, 10, 21, 21] and .partitions[3].distance == [21, 21, 10, 10]'
+run --sysfs $NICS --format json --emit pattern
+json_doc "json: --emit pattern" '.pattern == "0[0,1,8,9] 1[2,3,10,11] 2[4,5,12] 3[6,7,14,15]"'
+run --sysfs $NICS --format json --emit lustre
+json_doc "json: --emit lustre" '.module == "libcfs" and .options == "options libcfs cpu_pattern=\"0[0,1,8,9] 1[2,3,10,11] 2[4,5,12] 3[6,7,14,15]\""'
+run --sysfs $NICS --format json --emit lnet --net o2ib0:ib0,ib1 --net tcp0:eth2
+json_doc "json: --emit lnet" '.options == "options lnet networks=\"o2ib0(ib0[0-1],ib1[2-3]),tcp0(eth2)\"" and .networks[0].interfaces[1] == {"name": "ib1", "nodes": [1], "cpts": [2, 3]} and .networks[1].interfaces[0].cpts == []'
+run --sysfs $NICS --format json --emit irq --nic ib0
+json_doc "json: --emit irq" '[.irqs[] | [.irq, .cpt, .cpulist]] == [[98, 0, "0-1,8-9"], [99, 1, "2-3,10-11"], [100, 0, "0-1,8-9"], [101, 1, "2-3,10-11"], [102, 0, "0-1,8-9"]]'
+run --sysfs $NICS --format json --emit irqbalance --nic ib1 --isolated 6,14
+json_doc "json: --emit irqbalance" '.banirq == [60, 61, 62] and .banned_cpulist == "6,14"'
+fails "json: --format yaml" 2 '.*format' --sysfs $NICS --format yaml
+
 report_summary
