@@ -10,6 +10,8 @@
 #   sysfs.csv         cpt-plan --sysfs against --lscpu on the same generated
 #                     machines, whole process: median and best of 7 runs,
 #                     files opened, tables compared (tests/bench/sysfs-bench.sh)
+#   fleet.csv         cpt-plan --fleet on generated fleets of HOST.lscpu
+#                     files, text and JSON (tests/bench/fleet-bench.sh)
 #   mem.csv           memory of one table in the kernel, per CPU and per
 #                     partition (model: plan-bench mem, sizes from pahole)
 #   layout.csv        layout quality on tests/fixtures/*.lscpu, default
@@ -31,6 +33,7 @@
 #
 # Environment (defaults in brackets):
 #   BENCH_SIZES       CPU counts of the planner and --sysfs benchmarks [64 256 1024 4096 8192]
+#   BENCH_FLEET       host counts of the --fleet benchmark [1000 10000]
 #   BENCH_KERNEL      guest kernel, 6.1 or 6.12 [6.12]
 #   BENCH_SMP         guest topology (QEMU -smp) [24,sockets=1,cores=12,threads=2]
 #   BENCH_NPARTS      npartitions values in the guest, 0 = default [1 2 3 0 12 24]
@@ -59,6 +62,7 @@ SVC_BENCH=$BIN/svc-bench
 SVC_STATIC=$BIN/svc-bench.static
 CPT_PLAN=scripts/cpt-plan
 : "${BENCH_SIZES:=64 256 1024 4096 8192}"
+: "${BENCH_FLEET:=1000 10000}"
 : "${BENCH_KERNEL:=6.12}"
 : "${BENCH_SMP:=24,sockets=1,cores=12,threads=2}"
 : "${BENCH_NPARTS:=1 2 3 0 12 24}"
@@ -252,6 +256,17 @@ if CPT_PLAN=$CPT_PLAN BENCH_TREES="$OUT/trees" tests/bench/sysfs-bench.sh $BENCH
 else
 	table "$OUT/sysfs.csv"
 	fail "sysfs-bench (a table differs between --sysfs and --lscpu, or a run failed)"
+fi
+
+# ---- 1c. cpt-plan --fleet -------------------------------------------------------
+section "cpt-plan --fleet: classing generated fleets, median of 5 runs"
+echo "  HOST.lscpu copies of 8 fixture machines, blocks or mixed, one malformed (tests/bench/fleet-bench.sh)"
+# shellcheck disable=SC2086
+if CPT_PLAN=$CPT_PLAN tests/bench/fleet-bench.sh $BENCH_FLEET >"$OUT/fleet.csv"; then
+	table "$OUT/fleet.csv"
+else
+	table "$OUT/fleet.csv"
+	fail "fleet-bench (a fleet classed wrong, or a run failed)"
 fi
 
 # ---- 2. memory ------------------------------------------------------------------
