@@ -63,7 +63,7 @@ gen() {
 }
 
 echo "hosts,layout,classes,text_median_ms,text_min_ms,json_median_ms,json_min_ms"
-nm=$(echo $MACHINES | wc -w)
+nm=$(echo "$MACHINES" | wc -w)
 for n in "${@:-10000}"; do
 	for layout in blocks mixed; do
 		d=$T/$n-$layout
