@@ -134,7 +134,7 @@ static int split_table(char *text, struct tlines *l, const char *name)
 		*nl = '\0';
 		hn = snprintf(head, sizeof(head), "%d\t:", l->n);
 		rest = line + hn;
-		if (strncmp(line, head, (size_t)hn) || !cpu_words(rest)) {
+		if (strncmp(line, head, (size_t)hn) != 0 || !cpu_words(rest)) {
 			fprintf(stderr, PROG ": %s:%d: not a line of a partition table: '%.40s'\n",
 				name, l->n + 1, line);
 			return EXIT_INPUT;
@@ -349,7 +349,7 @@ static int parse_line(char *line, struct mopts *o)
 	size_t n;
 
 	p += strspn(p, " \t");
-	if (strncmp(p, "options", 7) || (p[7] != ' ' && p[7] != '\t'))
+	if (strncmp(p, "options", 7) != 0 || (p[7] != ' ' && p[7] != '\t'))
 		return 0;
 	p += 7 + strspn(p + 7, " \t");
 	n = strcspn(p, " \t");

@@ -311,29 +311,33 @@ static int read_hosts(struct fleet *f)
 /* Classes                                                             */
 /* ------------------------------------------------------------------ */
 
-struct class {
-	int first, n;		/* hosts order[first .. first + n - 1] */
+struct hclass {
+	int first, count;	/* hosts order[first .. first + count - 1] */
 };
 
-static int cmp_host_ptr(const void *x, const void *y)
+/* The hosts of the fleet being classed, for the qsort() comparisons. */
+static const struct host *class_h;
+/* order[i]: an index into class_h, hosts sorted by plan then name. */
+static const int *class_order;
+
+static int cmp_host(const void *x, const void *y)
 {
-	const struct host *a = *(struct host *const *)x;
-	const struct host *b = *(struct host *const *)y;
+	const struct host *a = &class_h[*(const int *)x];
+	const struct host *b = &class_h[*(const int *)y];
 	int c = strcmp(a->pattern, b->pattern);
 
 	return c ? c : strcmp(a->name, b->name);
 }
 
 /* Bigger classes first, then by their first host's name. */
-static const struct host **class_hosts;
-
 static int cmp_class(const void *x, const void *y)
 {
-	const struct class *a = x, *b = y;
+	const struct hclass *a = x, *b = y;
 
-	if (a->n != b->n)
-		return a->n > b->n ? -1 : 1;
-	return strcmp(class_hosts[a->first]->name, class_hosts[b->first]->name);
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(class_h[class_order[a->first]].name,
+		      class_h[class_order[b->first]].name);
 }
 
 /* The options line of a class: the pattern, or the nearest count. */
@@ -376,43 +380,43 @@ static void print_class(FILE *out, const struct fleet *f, const char *hosts,
 }
 
 /* The hosts planned, sorted into classes; returns their number, or -1. */
-static int make_classes(const struct fleet *f, const struct host **order,
-			struct class *cl)
+static int make_classes(const struct fleet *f, int *order, struct hclass *cl)
 {
 	int m = 0, nc = 0;
 
 	for (int i = 0; i < f->n; i++)
 		if (f->h[i].pattern)
-			order[m++] = &f->h[i];
-	qsort(order, (size_t)m, sizeof(*order), cmp_host_ptr);
+			order[m++] = i;
+	class_h = f->h;
+	class_order = order;
+	qsort(order, (size_t)m, sizeof(*order), cmp_host);
 	for (int i = 0; i < m; i++) {
-		if (!i || strcmp(order[i]->pattern, order[i - 1]->pattern))
-			cl[nc++] = (struct class){ i, 0 };
-		cl[nc - 1].n++;
+		if (!i || strcmp(f->h[order[i]].pattern, f->h[order[i - 1]].pattern) != 0)
+			cl[nc++] = (struct hclass){ i, 0 };
+		cl[nc - 1].count++;
 	}
-	class_hosts = order;
 	qsort(cl, (size_t)nc, sizeof(*cl), cmp_class);
 	return nc;
 }
 
 static int print_classes(FILE *out, const struct fleet *f)
 {
-	const struct host **order = calloc((size_t)f->n + 1, sizeof(*order));
+	int *order = calloc((size_t)f->n + 1, sizeof(*order));
 	const char **names = calloc((size_t)f->n + 1, sizeof(*names));
-	struct class *cl = calloc((size_t)f->n + 1, sizeof(*cl));
+	struct hclass *cl = calloc((size_t)f->n + 1, sizeof(*cl));
 	int nc = order && names && cl ? make_classes(f, order, cl) : -1;
 
 	for (int k = 0; k < nc; k++) {
 		char *hosts;
 
-		for (int i = 0; i < cl[k].n; i++)
-			names[i] = order[cl[k].first + i]->name;
-		hosts = fleet_hostlist(names, cl[k].n);
+		for (int i = 0; i < cl[k].count; i++)
+			names[i] = f->h[order[cl[k].first + i]].name;
+		hosts = fleet_hostlist(names, cl[k].count);
 		if (!hosts) {
 			nc = -1;
 			break;
 		}
-		print_class(out, f, hosts, order[cl[k].first], k, cl[k].n);
+		print_class(out, f, hosts, &f->h[order[cl[k].first]], k, cl[k].count);
 		free(hosts);
 	}
 	free(order);

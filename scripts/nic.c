@@ -141,44 +141,98 @@ static int add_dev(struct nic_walk *w, const char *path, const char *name)
 	return ret;
 }
 
+/* The directories still to walk, a stack: the next one on top. */
+struct wstack {
+	struct witem {
+		char *path;
+		const char *name;	/* in path: after "lower_", or the nic's */
+		int depth;
+	} *v;
+	int n, cap;
+};
+
+/* Push @path (taken over: freed on failure too). */
+static int wpush(struct wstack *st, char *path, size_t name_at, int depth)
+{
+	if (!path)
+		return -ENOMEM;
+	if (st->n == st->cap) {
+		int cap = st->cap ? st->cap * 2 : 8;
+		struct witem *v = realloc(st->v, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			free(path);
+			return -ENOMEM;
+		}
+		st->v = v;
+		st->cap = cap;
+	}
+	st->v[st->n++] = (struct witem){ path, path + name_at, depth };
+	return 0;
+}
+
 /*
- * The interface at @path: the devices below its lower_* links, in the
- * order of their names, or its own device when it has no such link.
+ * One directory: its lower_* links pushed so that they come off in the
+ * order of their names, or, with none, its own device added.
  */
-static int walk(struct nic_walk *w, const char *path, const char *name,
-		int depth)
+static int walk_one(struct nic_walk *w, struct wstack *st,
+		    const struct witem *it)
 {
 	struct dirent **ents = NULL;
 	int n, ret = 0, lowers = 0;
 
-	if (depth > NIC_DEPTH_MAX) {
+	if (it->depth > NIC_DEPTH_MAX) {
 		set_err(w->err, w->errlen, "%s: lower_* links %d deep (a loop?)",
-			w->nic->name, depth);
+			w->nic->name, it->depth);
 		return -ELOOP;
 	}
-	n = scandir(path, &ents, NULL, alphasort);
+	n = scandir(it->path, &ents, NULL, alphasort);
 	if (n < 0) {
-		set_err(w->err, w->errlen, "%s: cannot read: %s", path,
+		set_err(w->err, w->errlen, "%s: cannot read: %s", it->path,
 			strerror(errno));
 		return -errno;
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = n - 1; i >= 0; i--) {
 		char *sub = NULL;
 
 		if (!ret && !strncmp(ents[i]->d_name, "lower_", 6)) {
 			lowers++;
-			if (asprintf(&sub, "%s/%s", path, ents[i]->d_name) < 0)
-				ret = -ENOMEM;
-			else
-				ret = walk(w, sub, ents[i]->d_name + 6,
-					   depth + 1);
-			free(sub);
+			if (asprintf(&sub, "%s/%s", it->path, ents[i]->d_name) < 0)
+				sub = NULL;
+			ret = wpush(st, sub, strlen(it->path) + 1 + 6,
+				    it->depth + 1);
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	if (!ret && !lowers)
-		ret = add_dev(w, path, name);
+		ret = add_dev(w, it->path, it->name);
+	return ret;
+}
+
+/*
+ * The interface at @path: the devices below its lower_* links (followed
+ * down, depth first, in the order of their names), or its own device
+ * when it has no such link.  A stack, not recursion: a loop of links
+ * ends at NIC_DEPTH_MAX.
+ */
+static int walk(struct nic_walk *w, const char *path)
+{
+	struct wstack st = { 0 };
+	char *top = strdup(path);
+	int ret = wpush(&st, top, 0, 0);
+
+	if (!ret)
+		st.v[0].name = w->nic->name;
+	while (!ret && st.n) {
+		struct witem it = st.v[--st.n];
+
+		ret = walk_one(w, &st, &it);
+		free(it.path);
+	}
+	while (st.n)
+		free(st.v[--st.n].path);
+	free(st.v);
 	return ret;
 }
 
@@ -198,7 +252,7 @@ int nic_read(const char *sysdir, struct nic *nic, int nr_nodes, char *err,
 		free(path);
 		return -ENOENT;
 	}
-	ret = walk(&w, path, nic->name, 0);
+	ret = walk(&w, path);
 	free(path);
 	if (ret == -ENOMEM)
 		set_err(err, errlen, "out of memory");

@@ -122,7 +122,7 @@ static int take_nic_arg(struct site *s, const char *arg)
 	}
 	if (!arg[n])
 		return 0;
-	nic->node_given = atoi(arg + n + 1);
+	nic->node_given = (int)strtol(arg + n + 1, NULL, 10);
 	if (nic->node_given >= s->topo->nr_nodes ||
 	    !s->topo->node_online[nic->node_given]) {
 		fprintf(stderr, PROG ": --nic %s: node %d is not an online node of this topology (0-%d)\n",
@@ -550,7 +550,7 @@ int site_emit(FILE *out, const char *what, const struct site_opts *so,
 	bool lnet = !strcmp(what, "lnet");
 	int ret = EXIT_PLAN;
 
-	s.nic = calloc(SITE_NICS_MAX, sizeof(*s.nic));
+	s.nic = calloc((size_t)SITE_NICS_MAX, sizeof(*s.nic));
 	s.nodes = calloc((size_t)topo->nr_nodes + 1, sizeof(bool));
 	s.ids = calloc((size_t)topo->nr_cpus + 1, sizeof(int));
 	s.parts = calloc((size_t)table->nr_parts + 1, sizeof(int));
