@@ -231,6 +231,50 @@ static void report_parts(FILE *out, struct check *c)
 	}
 }
 
+/* Is the table in force Lustre's own default?  -1 on no memory. */
+static int force_is_lustre(struct check *c)
+{
+	char *text = lustre_text(c->co->lt);
+	struct tlines l = { 0 };
+	int same = -1;
+
+	if (text && !split_table(text, &l, "Lustre's default table")) {
+		same = l.n == c->force.n;
+		for (int p = 0; same && p < l.n; p++)
+			same = !strcmp(l.v[p], c->force.v[p]);
+	} else if (text) {
+		same = 0;	/* no partition: not a table in force */
+	}
+	free(l.v);
+	free(text);
+	return same;
+}
+
+/* With --lustre: is the table in force that version's default? */
+static int report_lustre(FILE *out, struct check *c)
+{
+	int same = c->co->lt ? force_is_lustre(c) : 0;
+
+	if (!c->co->lt)
+		return 0;
+	if (same < 0)
+		return EXIT_PLAN;
+	if (same && c->nr_differ)
+		fprintf(stderr, PROG ": the table in force is Lustre %s's default: the cpu_pattern or cpu_npartitions meant for it is not in force\n",
+			c->co->lustre);
+	if (c->json) {
+		fputs(", \"lustre_default\": {\"version\": ", out);
+		json_str(out, c->co->lustre);
+		fprintf(out, ", \"partitions\": %d, \"in_force\": %s}",
+			c->co->lt->nr_parts, same ? "true" : "false");
+	} else {
+		fprintf(out, "lustre %s default: %s (%d partition%s)\n",
+			c->co->lustre, same ? "in force" : "not in force",
+			c->co->lt->nr_parts, c->co->lt->nr_parts == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 static int check_table(FILE *out, struct check *c,
 		       const struct cplan_table *table)
 {
@@ -250,12 +294,16 @@ static int check_table(FILE *out, struct check *c,
 		fprintf(stderr, PROG ": the table in force (%s) is not the plan: %d partitions in force, %d planned, %d differ\n",
 			c->path, c->force.n, c->plan.n, c->nr_differ);
 	if (!ret && c->json)
-		fprintf(out, "], \"in_force\": %d, \"planned\": %d, \"equal\": %s}",
-			c->force.n, c->plan.n, c->nr_differ ? "false" : "true");
+		fputc(']', out);
 	else if (!ret)
 		fprintf(out, "table: %s (%s, %d partitions)\n",
 			c->nr_differ ? "differs from the plan" : "as planned",
 			c->path, c->force.n);
+	if (!ret)
+		ret = report_lustre(out, c);
+	if (!ret && c->json)
+		fprintf(out, ", \"in_force\": %d, \"planned\": %d, \"equal\": %s}",
+			c->force.n, c->plan.n, c->nr_differ ? "false" : "true");
 	free(force);
 	free(plan);
 	return ret;

@@ -10,10 +10,13 @@
 #include <stdio.h>
 
 #include "cplan.h"
+#include "lustre.h"
 
 struct check_opts {
 	const char *root;	/* "/" or a copy of a machine's files */
 	bool json;
+	const char *lustre;	/* --lustre VERSION, or NULL */
+	const struct lustre_table *lt;	/* its default table, or NULL */
 };
 
 /*

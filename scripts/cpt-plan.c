@@ -19,6 +19,7 @@
 #include "explain.h"
 #include "check.h"
 #include "fleet.h"
+#include "lustre.h"
 #include "site.h"
 #include "out.h"
 #include "topo_read.h"
@@ -28,9 +29,10 @@ static void usage(FILE *f)
 	fputs("Usage: " PROG " [--lscpu FILE|-] [--sysfs DIR] [--npartitions N] [--pattern STR]\n"
 	      "                [--isolated LIST] [--include-isolated] [--format text|json]\n"
 	      "                [--distance | --explain | --emit pattern|lustre]\n"
+	      "                [--lustre VERSION]\n"
 	      "       " PROG " ... --emit lnet --net NET:IF[,IF...]... [--nic IF=NODE]...\n"
 	      "       " PROG " ... --emit irq|irqbalance --nic IF[=NODE]...\n"
-	      "       " PROG " ... --check [--root DIR]\n"
+	      "       " PROG " ... --check [--root DIR] [--lustre VERSION]\n"
 	      "       " PROG " --fleet DIR [--npartitions N] [--pattern STR] [--format json]\n"
 	      "\n"
 	      "Print the CPU partition table that the cpt module would build, exactly as\n"
@@ -69,6 +71,9 @@ static void usage(FILE *f)
 	      "      --root DIR        the root --check looks under (default: /)\n"
 	      "      --fleet DIR       class the hosts of DIR/HOST.lscpu by plan\n"
 	      "      --format json     one JSON document instead of text\n"
+	      "      --lustre VERSION  with --explain, --check or --emit lustre: the table\n"
+	      "                        Lustre VERSION (2.10.4 to 2.17) builds by default\n"
+	      "                        here, beside cpt's; refuse what it cannot parse\n"
 	      "  -h, --help            show this help\n"
 	      "\n"
 	      "Warnings go to stderr.  Exit status: 0 success, 1 invalid pattern or\n"
@@ -148,6 +153,8 @@ struct options {
 	const char *format;	/* --format: text or json */
 	const char *root;	/* --root, for --check */
 	const char *fleet;	/* --fleet DIR */
+	const char *lustre;	/* --lustre VERSION */
+	int lustre_v;		/* its number (lustre.h) */
 	struct site_opts site;	/* --net, --nic */
 	int npartitions;
 	bool distance, explain, help, include_isolated, check, json;
@@ -195,7 +202,8 @@ static bool *option_flag(struct options *o, int opt)
 }
 
 /* The long options without a letter. */
-enum { OPT_NET = 256, OPT_NIC, OPT_CHECK, OPT_ROOT, OPT_FLEET, OPT_FORMAT };
+enum { OPT_NET = 256, OPT_NIC, OPT_CHECK, OPT_ROOT, OPT_FLEET, OPT_FORMAT,
+       OPT_LUSTRE };
 
 /* A --net or --nic value, checked and kept. */
 static int site_option(struct options *o, bool nic, const char *arg)
@@ -231,6 +239,9 @@ static int long_option(struct options *o, int opt, const char *arg)
 	case OPT_FORMAT:
 		o->format = arg;
 		return 0;
+	case OPT_LUSTRE:
+		o->lustre = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -252,6 +263,7 @@ static const struct option long_opts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "fleet", required_argument, NULL, OPT_FLEET },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "lustre", required_argument, NULL, OPT_LUSTRE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -331,10 +343,37 @@ static int check_modes(const struct options *o)
 		return usage_error("--check goes without --emit, --explain or --distance");
 	if (o->root && !o->check)
 		return usage_error("--root goes with --check");
+	if (o->lustre && !o->explain && !o->check &&
+	    !(o->emit && !strcmp(o->emit, "lustre")))
+		return usage_error("--lustre goes with --explain, --check or --emit lustre");
 	if (o->fleet && (o->lscpu || o->sysfs || o->emit || o->explain ||
 			 o->distance || o->check))
 		return usage_error("--fleet reads its hosts' lscpu files: without --lscpu, --sysfs, --emit, --explain, --distance or --check");
 	return check_site_options(o);
+}
+
+/*
+ * --lustre VERSION: a version whose defaults are known, and a pattern it
+ * parses.  Returns 0, EXIT_USAGE or EXIT_PLAN, with one line printed.
+ */
+static int check_lustre(struct options *o)
+{
+	char err[200];
+	const char *why;
+
+	if (!o->lustre)
+		return 0;
+	if (lustre_version(o->lustre, &o->lustre_v, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_USAGE;
+	}
+	why = lustre_refuses(o->lustre_v, o->pattern);
+	if (why) {
+		fprintf(stderr, PROG ": --lustre %s: cpu_pattern '%s': %s\n",
+			o->lustre, o->pattern, why);
+		return EXIT_PLAN;
+	}
+	return 0;
 }
 
 /* Check what the options say together.  Returns 0 or an exit status. */
@@ -349,6 +388,9 @@ static int check_options(int argc, char **argv, struct options *o)
 	if (ret)
 		return ret;
 	o->json = o->format && !strcmp(o->format, "json");
+	ret = check_lustre(o);
+	if (ret)
+		return ret;
 	o->site.json = o->json;
 	if (o->check && !o->lscpu && !o->sysfs)
 		o->sysfs = o->root ? o->root : "/";
@@ -527,9 +569,9 @@ static int print_table_json(FILE *out, const struct cplan_topo *topo,
 }
 
 /* The table, its distances or its explanation, then the warnings. */
-static int print_output(FILE *out, const struct cplan_topo *topo,
-			const struct cplan_table *table, const char *source,
-			const struct options *o)
+static int print_main(FILE *out, const struct cplan_topo *topo,
+		      const struct cplan_table *table, const char *source,
+		      const struct options *o)
 {
 	int ret;
 
@@ -562,6 +604,59 @@ static int print_output(FILE *out, const struct cplan_topo *topo,
 	return 0;
 }
 
+/* @doc, one JSON object, with a "lustre" member added at its end. */
+static void put_with_lustre(FILE *out, const char *doc, size_t len,
+			    const struct options *o,
+			    const struct lustre_table *lt, bool same)
+{
+	while (len && doc[len - 1] != '}')
+		len--;
+	if (!len)
+		return;
+	fwrite(doc, 1, len - 1, out);
+	fputs(",\n ", out);
+	lustre_json(out, o->lustre, lt, same);
+	fputs("}\n", out);
+}
+
+/*
+ * What print_main() prints and, with --lustre, Lustre's default table
+ * beside it: after the explanation, in the JSON document, or (for --emit
+ * lustre) a warning when the line is what makes Lustre use cpt's table.
+ */
+static int print_output(FILE *out, const struct cplan_topo *topo,
+			const struct cplan_table *table, const char *source,
+			const struct options *o, const struct lustre_table *lt)
+{
+	bool same = lt && lustre_same(lt, topo, table);
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = lt && o->json ? open_memstream(&doc, &len) : out;
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return EXIT_PLAN;
+	}
+	ret = print_main(f, topo, table, source, o);
+	if (f != out) {
+		if (fclose(f) && !ret) {
+			fprintf(stderr, PROG ": out of memory\n");
+			ret = EXIT_PLAN;
+		}
+		if (!ret)
+			put_with_lustre(out, doc, len, o, lt, same);
+		free(doc);
+	} else if (!ret && lt && o->explain) {
+		lustre_print(out, o->lustre, lt, same);
+	}
+	if (!ret && lt && o->emit && !same)
+		fprintf(stderr, PROG ": warning: Lustre %s builds %d partition%s here by default (%s), not this table: keep this line\n",
+			o->lustre, lt->nr_parts, lt->nr_parts == 1 ? "" : "s",
+			lt->rule);
+	return ret;
+}
+
 /* --fleet: every host of the directory, planned with the options. */
 static int run_fleet(const struct options *o)
 {
@@ -576,6 +671,7 @@ static int run_one(struct options *o)
 {
 	struct cplan_topo *topo = NULL;
 	struct cplan_table *table = NULL;
+	struct lustre_table lt = { 0 };
 	char *source = NULL;
 	int status = read_topology(o, &topo, &source);
 
@@ -590,13 +686,20 @@ static int run_one(struct options *o)
 		status = apply_isolation(topo, o);
 	if (!status)
 		status = make_plan(topo, o, &table);
+	if (!status && o->lustre && lustre_default(topo, o->lustre_v, &lt)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		status = EXIT_PLAN;
+	}
 	if (!status && o->check) {
-		struct check_opts co = { o->root ? o->root : "/", o->json };
+		struct check_opts co = { o->root ? o->root : "/", o->json,
+					 o->lustre, o->lustre ? &lt : NULL };
 
 		status = check_run(stdout, &co, table);
 	} else if (!status) {
-		status = print_output(stdout, topo, table, source, o);
+		status = print_output(stdout, topo, table, source, o,
+				      o->lustre ? &lt : NULL);
 	}
+	lustre_free(&lt);
 	free((char *)o->site.sysdir);
 	cplan_table_free(table);
 	cplan_topo_free(topo);

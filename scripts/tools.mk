@@ -17,9 +17,10 @@ TOOL_LIB_DEPS	 = $(TOOL_LIB_SRC) $(TOOL_LIB_HDR) $(CORE_SRC) $(CORE_HDR)
 # cpt-plan's own files: the command line, --explain, --emit, the network
 # interfaces (--emit lnet/irq/irqbalance), --check, --fleet.
 TOOL_OWN_SRC	 = scripts/cpt-plan.c scripts/emit.c scripts/out.c scripts/explain.c \
-		   scripts/nic.c scripts/site.c scripts/check.c scripts/fleet.c
+		   scripts/nic.c scripts/site.c scripts/check.c scripts/fleet.c \
+		   scripts/lustre.c
 TOOL_OWN_HDR	 = scripts/emit.h scripts/out.h scripts/explain.h scripts/nic.h \
-		   scripts/site.h scripts/check.h scripts/fleet.h
+		   scripts/site.h scripts/check.h scripts/fleet.h scripts/lustre.h
 TOOL_SRC	 = $(TOOL_OWN_SRC) $(TOOL_LIB_SRC)
 TOOL_DEPS	 = $(TOOL_OWN_SRC) $(TOOL_OWN_HDR) $(TOOL_LIB_DEPS)
 TOOL_CC		 = $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -Icpt/core -Iscripts
