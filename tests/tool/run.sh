@@ -935,4 +935,59 @@ run --sysfs $NICS --format json --emit irqbalance --nic ib1 --isolated 6,14
 json_doc "json: --emit irqbalance" '.banirq == [60, 61, 62] and .banned_cpulist == "6,14"'
 fails "json: --format yaml" 2 '.*format' --sysfs $NICS --format yaml
 
+echo "== --lustre VERSION: Lustre's own default table (issue 33)"
+# lustre_part NAME TABLE SAME ARGS...: --explain --lustre ... exits 0 and,
+# after its "Lustre V by default" line, lists the table of the file TABLE
+# and says "the same table" (SAME = same) or "different tables".
+lustre_part() {
+	_n=$1 _t=$2 _same=$3
+	shift 3
+	ran "$_n" 0 "$@" || return 0
+	sed -n '/^Lustre [0-9.]* by default: /,$p' "$T/out" >"$T/lus"
+	{ sed -n 2,999p "$T/lus" | grep -v "^cpt's plan"; } >"$T/lus.table"
+	if ! cmp -s "$_t" "$T/lus.table"; then
+		fail "$_n" "$(diff "$_t" "$T/lus.table" | head -n 10)"
+	elif ! grep -q "^cpt's plan and Lustre .*'s default: $([ "$_same" = same ] && echo 'the same table' || echo 'different tables')\$" "$T/lus"; then
+		fail "$_n" "$(tail -n 1 "$T/lus")"
+	else
+		pass "$_n"
+	fi
+}
+lustre_part "lustre 2.15 on the LU-9998 Xeon: 12 partitions, cpt's own" $E/xeon-8160.default same --lscpu $XEON --explain --lustre 2.15
+has "lustre 2.15: the rule is named (LU-9998)" '^Lustre 2\.15 by default: 12 partitions \(.*one NUMA node.*LU-9998' --lscpu $XEON --explain --lustre 2.15
+lustre_part "lustre 2.16.51 on the Xeon: one partition (LU-17501)" $E/xeon-8160.n1 different --lscpu $XEON --explain --lustre 2.16.51
+has "lustre 2.16.51: the rule names commit 111f5836ec" '^Lustre 2\.16\.51 by default: 1 partition \(.*111f5836ec' --lscpu $XEON --explain --lustre 2.16.51
+lustre_part "lustre 2.12 on the hybrid: 6 partitions, threads of CPU 0" $E/hybrid.lustre-2.12 different --lscpu $HYB --explain --lustre 2.12
+lustre_part "lustre 2.10.4 with 13 CPUs online: 1 partition" $E/offline.lustre-2.10.4 different --lscpu $OFF --explain --lustre 2.10.4
+lustre_part "lustre 2.15 on two nodes: one per node" $E/2node.N different --lscpu $LSCPU2 --explain --lustre 2.15
+lustre_part "lustre 2.17 on two nodes: one per node" $E/2node.N same --lscpu $LSCPU2 --explain --lustre 2.17 -n 2
+run --lscpu $XEON --explain --lustre 2.16.51 --format json
+json_doc "lustre: --explain JSON has both tables" '.automatic_partitions == 12 and (.partitions | length) == 12 and .lustre.version == "2.16.51" and (.lustre.partitions | length) == 1 and (.lustre.partitions[0].cpus | length) == 48 and .lustre.same_as_plan == false'
+expect "lustre: --emit lustre, 2.15 builds this table anyway" $E/xeon-8160.emit-lustre - --lscpu $XEON --emit lustre --lustre 2.15
+expect "lustre: --emit lustre warns that 2.16.51 builds 1 partition" $E/xeon-8160.emit-lustre 'Lustre 2\.16\.51 builds 1 partition here by default' --lscpu $XEON --emit lustre --lustre 2.16.51
+run --lscpu $XEON --emit lustre --lustre 2.16.51 --format json
+json_doc "lustre: --emit lustre JSON" '.module == "libcfs" and .lustre.same_as_plan == false and (.lustre.partitions | length) == 1'
+fails "lustre: 2.15 refuses C[...]" 1 "--lustre 2\\.15: cpu_pattern 'C\\[0\\]': C\\[\\.\\.\\.\\] and X\\[\\.\\.\\.\\] need Lustre 2\\.16\\.51" --lscpu $XEON --explain --lustre 2.15 --pattern 'C[0]'
+fails "lustre: 2.16.50 refuses X[...]" 1 "--lustre 2\\.16\\.50: cpu_pattern 'X\\[0-3\\]'" --lscpu $XEON --emit lustre --lustre 2.16.50 --pattern 'X[0-3]'
+has "lustre: 2.16.51 takes C[...]" '^cpt.s plan and Lustre 2\.16\.51' --lscpu $XEON --explain --lustre 2.16.51 --pattern 'C[0]'
+fails "lustre: an unknown version (2.9)" 2 '--lustre 2\.9: unknown Lustre version' --lscpu $XEON --explain --lustre 2.9
+fails "lustre: an unknown version (2.18)" 2 '--lustre 2\.18: unknown Lustre version' --lscpu $XEON --explain --lustre 2.18
+fails "lustre: not a version" 2 "--lustre takes a version such as 2\\.15 or 2\\.16\\.51, not '2\\.x'" --lscpu $XEON --explain --lustre 2.x
+fails "lustre: --lustre alone" 2 '--lustre goes with --explain, --check or --emit lustre' --lscpu $XEON --lustre 2.15
+# --check: the table in force is Lustre 2.15's default, not the plan.
+LR=$T/lustre-root
+mkdir -p "$LR/sys/kernel/debug/lnet"
+cp $E/2node.N "$LR/sys/kernel/debug/lnet/cpu_partition_table"
+if ran "lustre: --check names the table in force as 2.15's default" 4 --lscpu $LSCPU2 --check --root "$LR" --lustre 2.15; then
+	if grep -qx 'lustre 2.15 default: in force (2 partitions)' "$T/out" &&
+	   grep -qx "cpt-plan: the table in force is Lustre 2.15's default: the cpu_pattern or cpu_npartitions meant for it is not in force" "$T/err"; then
+		pass "lustre: --check names the table in force as 2.15's default"
+	else
+		fail "lustre: --check names the table in force as 2.15's default" "$(cat "$T/out" "$T/err")"
+	fi
+fi
+run --lscpu $LSCPU2 --check --root "$LR" --lustre 2.15 --format json
+json_doc "lustre: --check JSON" '.table.lustre_default == {"version": "2.15", "partitions": 2, "in_force": true} and .equal == false'
+has "lustre: --check, 2.16.51 one per node is in force too" '^lustre 2\.16\.51 default: in force \(2 partitions\)$' --lscpu $LSCPU2 -n 2 --check --root "$LR" --lustre 2.16.51
+
 report_summary
