@@ -316,8 +316,8 @@ void lustre_print(FILE *out, const char *version,
 {
 	char *text = lustre_text(lt);
 
-	fprintf(out, "\nLustre %s by default: %d partition%s (%s)\n", version,
-		lt->nr_parts, lt->nr_parts == 1 ? "" : "s", lt->rule);
+	fprintf(out, "\nLustre %s by default: %d partition%s\n  rule: %s\n",
+		version, lt->nr_parts, lt->nr_parts == 1 ? "" : "s", lt->rule);
 	fputs(text ? text : "", out);
 	fprintf(out, "cpt's plan and Lustre %s's default: %s\n", version,
 		same ? "the same table" : "different tables");
