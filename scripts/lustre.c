@@ -17,6 +17,8 @@
  *   versions refuse them.
  *
  * Lustre knows nothing of isolated CPUs: every online CPU is placed.
+ * cfs_cpt_set_node() takes cpumask_of_node() whole; offline CPUs are
+ * taken to be out of it, as x86 removes them (numa_remove_cpu()).
  * The threads per core of the estimate are those of the CPU that loads
  * the module; here, those of the first online CPU.
  */
