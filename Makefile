@@ -97,7 +97,8 @@ CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
 		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \
 		   '&debug-kernels|$(DEBUG_KERNELS)' '&test-debug|$(DEBUG_KERNELS)' \
-		   '&test-unload|$(UNLOAD_KERNELS)' '&test-soak|$(SOAK_KERNELS)'
+		   '&test-unload|$(UNLOAD_KERNELS)' '&test-soak|$(SOAK_KERNELS)' \
+		   '&test-nic|$(NIC_KERNELS)'
 check:
 	@tests/lib/check-table.sh $(CHECK_SUITES)
 

@@ -2,8 +2,9 @@
 /*
  * Network interfaces in a sysfs tree (nic.h).  The kernel's layout:
  * class/net/IF links to the interface's directory, whose device/ links
- * to the PCI function (numa_node, msi_irqs/); a virtual interface has
- * no device/ but lower_LOWER links to the interfaces it sits on.
+ * to the PCI function (numa_node, msi_irqs/), or to a virtio device below
+ * it (virtio-net); a virtual interface has no device/ but lower_LOWER
+ * links to the interfaces it sits on.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "nic.h"
 #include "topo_util.h"
@@ -77,15 +79,35 @@ static int read_irqs(const char *dir, struct nic_dev *dev)
 	return 0;
 }
 
-/* device/numa_node under @path: the node, -1, or -2 when unreadable. */
-static int read_node(struct nic_walk *w, const char *path, int *node)
+/*
+ * The bus device of the interface at @path, as a path: device/, or its
+ * parent when device/ has no numa_node (a virtio-net interface's device
+ * is the virtio device, whose parent is the PCI function with the node
+ * and the MSI IRQs).  NULL when out of memory.
+ */
+static char *dev_path(const char *path)
+{
+	char *dev = NULL, *file = NULL;
+	bool here;
+
+	if (asprintf(&file, "%s/device/numa_node", path) < 0)
+		return NULL;
+	here = access(file, F_OK) == 0;
+	free(file);
+	if (asprintf(&dev, here ? "%s/device" : "%s/device/..", path) < 0)
+		return NULL;
+	return dev;
+}
+
+/* numa_node of the device at @dev: the node, or -1 for none. */
+static int read_node(struct nic_walk *w, const char *dev, int *node)
 {
 	char *file = NULL, buf[32];
 	FILE *f;
 	long v;
 
 	*node = -1;
-	if (asprintf(&file, "%s/device/numa_node", path) < 0)
+	if (asprintf(&file, "%s/numa_node", dev) < 0)
 		return -ENOMEM;
 	f = fopen(file, "r");
 	if (!f) {
@@ -117,7 +139,7 @@ static int add_dev(struct nic_walk *w, const char *path, const char *name)
 {
 	struct nic *nic = w->nic;
 	struct nic_dev *dev;
-	char *irqdir = NULL;
+	char *irqdir = NULL, *devdir;
 	int ret;
 
 	if (nic->nr_devs == NIC_DEVS_MAX) {
@@ -128,11 +150,15 @@ static int add_dev(struct nic_walk *w, const char *path, const char *name)
 	dev = &nic->dev[nic->nr_devs++];
 	memset(dev, 0, sizeof(*dev));
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
-	ret = read_node(w, path, &dev->node);
+	devdir = dev_path(path);
+	if (!devdir)
+		return -ENOMEM;
+	ret = read_node(w, devdir, &dev->node);
+	if (!ret && asprintf(&irqdir, "%s/msi_irqs", devdir) < 0)
+		ret = -ENOMEM;
+	free(devdir);
 	if (ret)
 		return ret;
-	if (asprintf(&irqdir, "%s/device/msi_irqs", path) < 0)
-		return -ENOMEM;
 	ret = read_irqs(irqdir, dev);
 	if (ret && ret != -ENOMEM)
 		set_err(w->err, w->errlen, "%s: cannot read: %s", irqdir,

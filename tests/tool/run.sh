@@ -766,6 +766,7 @@ lnet_parsed "lnet: Lustre reads ib0 on 0 1, with any parser" "o2ib0 ib0 0 1" any
 expect "lnet: two networks" $E/2node-nics.lnet-two - --sysfs $NICS --emit lnet --net o2ib0:ib0 --net o2ib1:ib1
 lnet_parsed "lnet: Lustre reads two networks" "$(printf 'o2ib0 ib0 0 1\no2ib1 ib1 2 3')" any
 expect "lnet: a VLAN takes its parent's node (lower_eth1)" $E/2node-nics.lnet-vlan - --sysfs $NICS --emit lnet --net tcp0:eth1.100
+expect "lnet: virtio-net: node 1 from the PCI function above its virtio device" $E/2node-nics.lnet-virtio - --sysfs $NICS --emit lnet --net tcp0:eth3
 expect "lnet: a bond takes the nodes of both of its devices" $E/2node-nics.lnet-bond - --sysfs $NICS --emit lnet --net tcp0:bond0
 expect "lnet: numa_node -1 gives no list and a warning" $E/2node-nics.lnet-eth2 "$NOAFF" --sysfs $NICS --emit lnet --net tcp0:eth2
 lnet_parsed "lnet: Lustre reads eth2 on all partitions" "tcp0 eth2 all" any
@@ -789,6 +790,7 @@ expect "irq: ib0's 5 vectors in number order, round-robin over 0-1" $E/2node-nic
 expect "irq: ib0 then ib1 (node 1: partitions 2-3)" $E/2node-nics.irq-ib0-ib1 - --sysfs $NICS --emit irq --nic ib0 --nic ib1
 expect "irq: --nic ib0=1 places them on node 1" $E/2node-nics.irq-ib0-node1 - --sysfs $NICS --emit irq --nic ib0=1
 expect "irq: a bond's IRQs are its devices', each on its own node" $E/2node-nics.irq-bond - --sysfs $NICS --emit irq --nic bond0
+expect "irq: virtio-net: the PCI function's IRQs, round-robin over 2-3" $E/2node-nics.irq-virtio - --sysfs $NICS --emit irq --nic eth3
 expect "irq: a VLAN's IRQs are its parent's" $E/2node-nics.irq-vlan - --sysfs $NICS --emit irq --nic eth1.100
 expect "irq: numa_node -1 goes round all partitions, with a warning" $E/2node-nics.irq-eth2 "$NOAFF" --sysfs $NICS --emit irq --nic eth2
 expect "irq: isolated 6,14 leave partition 3 = 7,15" $E/2node-nics.irq-isol - --sysfs $NICS --emit irq --nic ib1 --isolated 6,14

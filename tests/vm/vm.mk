@@ -40,7 +40,7 @@ KERNEL		?= 6.1
 NODES		?=
 DIST		?=
 
-.PHONY: ko test-vm test-big test-watchdog run vm-ko
+.PHONY: ko test-vm test-big test-watchdog test-nic run vm-ko
 
 ko:
 	@test -n "$(KREL)" || { echo "make ko: set KREL=RELEASE (or 6.1, 6.1-rt, 6.12)" >&2; exit 1; }
@@ -84,6 +84,13 @@ test-big: build/cpt-plan.static
 # vm-run's boot watchdog against a stopped, a starved and a hung guest.
 test-watchdog:
 	tests/vm/watchdog.sh
+
+# make test-nic: cpt-plan --emit lnet and --emit irq on a virtio-net NIC
+# that QEMU puts on NUMA node 1 (tests/vm/nic.sh), on 6.1 and 6.12.
+NIC_KERNELS	?= 6.1 6.12
+test-nic: build/cpt-plan.static
+	@$(call ko_kernels,$(NIC_KERNELS))
+	@tests/vm/nic.sh $(NIC_KERNELS)
 
 test-vm: vm-ko build/cpt-plan.static
 	tests/vm/matrix --kernels $(call vm_sq,$(VM_KERNELS))$(if $(VM_PROFILES), --profiles $(call vm_sq,$(VM_PROFILES)))$(if $(VM_JOBS), --jobs $(VM_JOBS))

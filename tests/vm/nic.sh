@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/vm/nic.sh [KERNEL...]: make test-nic.  cpt-plan's --emit lnet and
+# --emit irq on a real NIC: one guest per KERNEL (default 6.1 6.12), two
+# at a time, each with a virtio-net NIC on NUMA node 1 of two
+# (scripts/vm-run --nic 1) running tests/vm/guest-nic.sh.  Logs in
+# build/vm/nic/.  Needs cpt.ko built for each kernel (make ko) and the
+# NIC modules that scripts/install-deps keeps.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/lib/vm-suite.sh
+. tests/lib/vm-suite.sh
+OUT=build/vm/nic
+kernels=${*:-6.1 6.12}
+mkdir -p "$OUT"
+for k in $kernels; do
+	SUITE_JOBS=2 suite_start "$OUT/$k.log" --kernel "$k" \
+		--smp 8,sockets=2,cores=2,threads=2 --nodes '0-3;4-7' --nic 1 \
+		--timeout 120 -- ./guest-nic.sh
+done
+suite_wait
+npass=0 nfail=0 status=0
+for k in $kernels; do
+	log=$OUT/$k.log
+	suite_result "$log"
+	p=$(grep -c '^PASS: ' "$log")
+	f=$(grep -c '^FAIL: ' "$log")
+	awk '/^FAIL: /	{ n = 0; d = 1; print; next }
+	     d && /^    \| / && n++ < 40 { print; next }
+	     { d = 0 }' "$log" | sed "s/^/$k nic: /"
+	suite_verdict "$k nic" "$log" '^RESULT: ' "$f" || status=1
+	npass=$((npass + p))
+	nfail=$((nfail + BOOT_FAILS))
+	echo "$k nic: $p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
+done
+# The summary line make check counts (tests/lib/check-table.sh).
+echo "test-nic: $npass passed, $nfail failed"
+exit $status
