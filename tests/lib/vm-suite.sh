@@ -23,6 +23,12 @@
 #                              vm-run's own lines when it failed.  Sets
 #                              BOOT_FAILS; false when it is not 0
 #   suite_wall LOG             vm-run's timing line of LOG
+#   suite_report LABEL LOG     one guest of guest-lib.sh (PASS:/FAIL: lines,
+#                              RESULT: at the end): its FAIL lines with their
+#                              details, suite_verdict, and the line
+#                              "LABEL: N passed, N failed in ..."; adds its
+#                              counts to SUITE_NPASS and SUITE_NFAIL; false
+#                              when it failed
 
 VM_RUN=${VM_RUN:-scripts/vm-run}
 
@@ -95,3 +101,21 @@ suite_verdict() {
 }
 
 suite_wall() { grep -a '^vm-run: .*wall' "$1" | sed 's/^vm-run: //'; }
+
+SUITE_NPASS=0
+SUITE_NFAIL=0
+suite_report() {
+	suite_result "$2"
+	_p=$(grep -c '^PASS: ' "$2")
+	_f=$(grep -c '^FAIL: ' "$2")
+	# Each FAIL line with the details shown under it.
+	awk '/^FAIL: /	{ n = 0; d = 1; print; next }
+	     d && /^    \| / && n++ < 40 { print; next }
+	     { d = 0 }' "$2" | sed "s/^/$1: /"
+	suite_verdict "$1" "$2" '^RESULT: ' "$_f"
+	_ok=$?
+	SUITE_NPASS=$((SUITE_NPASS + _p))
+	SUITE_NFAIL=$((SUITE_NFAIL + BOOT_FAILS))
+	echo "$1: $_p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$2"); log $2)"
+	return $_ok
+}

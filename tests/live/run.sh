@@ -92,8 +92,6 @@ env=$(suite_env LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES \
 	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES \
 	LIVE_REBIND_PER LIVE_REBIND_WRITES LIVE_ONECPU_CYCLES)
 
-npass=0
-nfail=0
 status=0
 t_all=$(date +%s)
 # scenario_line NAME: its line of SCENARIOS, or exit.
@@ -139,21 +137,10 @@ done
 suite_wait
 for k in $kernels; do
 	for s in $scenarios; do
-		log=$OUT/$k-$s.log
-		suite_result "$log"
-		p=$(grep -c '^PASS: ' "$log")
-		f=$(grep -c '^FAIL: ' "$log")
-		# Each FAIL line with the details shown under it.
-		awk '/^FAIL: /	{ n = 0; d = 1; print; next }
-		     d && /^    \| / && n++ < 40 { print; next }
-		     { d = 0 }' "$log" | sed "s/^/$k $s: /"
-		suite_verdict "$k $s" "$log" '^RESULT: ' "$f" || status=1
-		npass=$((npass + p))
-		nfail=$((nfail + BOOT_FAILS))
-		echo "$k $s: $p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
+		suite_report "$k $s" "$OUT/$k-$s.log" || status=1
 	done
 done
 echo "test-live: wall $(($(date +%s) - t_all))s"
 # The summary line make check counts (tests/lib/check-table.sh).
-echo "test-live: $npass passed, $nfail failed"
+echo "test-live: $SUITE_NPASS passed, $SUITE_NFAIL failed"
 exit $status

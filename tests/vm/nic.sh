@@ -21,20 +21,10 @@ for k in $kernels; do
 		--timeout 120 -- ./guest-nic.sh
 done
 suite_wait
-npass=0 nfail=0 status=0
+status=0
 for k in $kernels; do
-	log=$OUT/$k.log
-	suite_result "$log"
-	p=$(grep -c '^PASS: ' "$log")
-	f=$(grep -c '^FAIL: ' "$log")
-	awk '/^FAIL: /	{ n = 0; d = 1; print; next }
-	     d && /^    \| / && n++ < 40 { print; next }
-	     { d = 0 }' "$log" | sed "s/^/$k nic: /"
-	suite_verdict "$k nic" "$log" '^RESULT: ' "$f" || status=1
-	npass=$((npass + p))
-	nfail=$((nfail + BOOT_FAILS))
-	echo "$k nic: $p passed, $BOOT_FAILS failed in ${BOOT_SECS}s ($(suite_wall "$log"); log $log)"
+	suite_report "$k nic" "$OUT/$k.log" || status=1
 done
 # The summary line make check counts (tests/lib/check-table.sh).
-echo "test-nic: $npass passed, $nfail failed"
+echo "test-nic: $SUITE_NPASS passed, $SUITE_NFAIL failed"
 exit $status
