@@ -84,21 +84,24 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 
 # make check runs the suites in two lanes (tests/lib/check-table.sh): in
 # turn, the plain ones; beside them, those marked '&': the debug kernels'
-# build and the suites that boot them, then unload and soak, whose modules
-# the first lane has built by then (they balance the lanes: README, "Where
-# the time goes").  Each with the kernels it boots or builds for; at the
-# end, a table of where the time went.
+# build, the suites that boot them, and unload.  Then each lane takes the
+# next of those marked '~' that the other has not taken, longest first, so
+# that the lanes end together whether the debug kernels were built before
+# (a warm run) or are built beside the first lane (a fresh one: README,
+# "Where the time goes").  Each with the kernels it boots or builds for;
+# at the end, a table of where the time went.
 ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
 CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-kbuild test-probes|$(ALL_KERNELS)' \
 		   'test-man|-' 'test-install|-' 'test-dkms|6.1 6.12' \
 		   'test-pkg|6.1 6.12' \
 		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
-		   'test-badparam|$(BADPARAM_KERNELS)' 'test-live|$(LIVE_KERNELS)' \
-		   'test-percpt|$(PERCPT_KERNELS)' 'test-bind|$(BIND_KERNELS)' \
+		   'test-badparam|$(BADPARAM_KERNELS)' \
 		   '&debug-kernels|$(DEBUG_KERNELS)' '&test-debug|$(DEBUG_KERNELS)' \
-		   '&test-unload|$(UNLOAD_KERNELS)' '&test-soak|$(SOAK_KERNELS)' \
-		   '&test-nic|$(NIC_KERNELS)'
+		   '&test-unload|$(UNLOAD_KERNELS)' \
+		   '~test-live|$(LIVE_KERNELS)' '~test-soak|$(SOAK_KERNELS)' \
+		   '~test-percpt|$(PERCPT_KERNELS)' '~test-bind|$(BIND_KERNELS)' \
+		   '~test-nic|$(NIC_KERNELS)'
 check:
 	@tests/lib/check-table.sh $(CHECK_SUITES)
 

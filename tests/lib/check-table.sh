@@ -7,12 +7,16 @@
 # on, when it started, its wall time and share of the total, and its
 # pass/fail counts, and the total.
 #
-#   tests/lib/check-table.sh '[&]TARGET...|KERNELS' ...
+#   tests/lib/check-table.sh '[&~]TARGET...|KERNELS' ...
 #
 # Suites run in two lanes side by side.  The first lane runs, in turn,
 # the suites given plainly; the second, started at once, those whose
 # TARGET starts with '&' (the debug kernels' build, then the suites that
-# boot them), their output lines shown with "[TARGET] " before them.  A
+# boot them), their output lines shown with "[TARGET] " before them.
+# Those whose TARGET starts with '~' float: each lane, once its own list
+# is done, takes the next one no lane has taken yet (longest first, so
+# that the lanes end close together, warm or fresh: in a fresh run the
+# second lane starts late, behind the debug kernels' build).  A
 # 2-core host has room for both: a TCG guest keeps one core busy at most
 # and often less, and no lane waits for the other.  The guests of both
 # lanes share CPT_VM_SLOTS (default: the host's cores) guest slots
@@ -71,33 +75,48 @@ run_suite() {
 	echo "$((t0 - t_all)) $((SECONDS - t0)) $p $f $rc" >"$OUT/$target.row"
 }
 
-# lane N ARGS...: run_suite for each 'TARGETS|KERNELS' of ARGS; lane 2's
+# lane_run N ARG: run_suite for 'TARGETS|KERNELS' in lane N; lane 2's
 # lines are named by their suite.
+lane_run() {
+	local n=$1 arg=$2 targets
+	targets=${arg%%|*}
+	targets=${targets#[&~]}
+	echo "$n" >"$OUT/${targets// /+}.lane"
+	if [ "$n" = 2 ]; then
+		run_suite "$targets" "${arg#*|}" "[${targets// /+}] "
+	else
+		run_suite "$targets" "${arg#*|}" ''
+	fi
+}
+
+# lane N ARGS...: lane_run each of ARGS, then each floating suite that
+# the other lane has not claimed (mkdir is the claim: atomic).
 lane() {
-	local n=$1 arg targets
+	local n=$1 arg t
 	shift
 	for arg; do
-		targets=${arg%%|*}
-		targets=${targets#&}
-		if [ "$n" = 2 ]; then
-			run_suite "$targets" "${arg#*|}" "[${targets// /+}] "
-		else
-			run_suite "$targets" "${arg#*|}" ''
-		fi
+		lane_run "$n" "$arg"
+	done
+	for arg in "${floating[@]}"; do
+		t=${arg%%|*}
+		t=${t#\~}
+		mkdir "$OUT/${t// /+}.claim" 2>/dev/null || continue
+		lane_run "$n" "$arg"
 	done
 }
 
-first=() second=()
+first=() second=() floating=()
 for arg; do
 	case $arg in
 	'&'*) if [ "${CHECK_LANES:-2}" = 1 ]; then first+=("${arg#&}"); else second+=("$arg"); fi ;;
+	'~'*) floating+=("$arg") ;;
 	*) first+=("$arg") ;;
 	esac
 done
 for arg; do
 	t=${arg%%|*}
-	t=${t#&}
-	rm -f "$OUT/${t// /+}.row"
+	t=${t#[&~]}
+	rm -rf "$OUT/${t// /+}.row" "$OUT/${t// /+}.lane" "$OUT/${t// /+}.claim"
 done
 lane2=
 if [ ${#second[@]} -gt 0 ]; then
@@ -114,11 +133,13 @@ printf '%-24s %-46s %6s %6s %6s %7s %7s\n' suite kernels start wall share passed
 tpass=0 tfail=0 status=0
 for arg; do
 	targets=${arg%%|*}
-	targets=${targets#&}
+	targets=${targets#[&~]}
 	target=${targets// /+}
 	kernels=${arg#*|}
 	read -r start secs p f rc 2>/dev/null <"$OUT/$target.row" ||
 		{ start=0 secs=0 p=0 f=0 rc=125; }
+	read -r ln 2>/dev/null <"$OUT/$target.lane" || ln=1
+	[ "${CHECK_LANES:-2}" = 1 ] || [ "$ln" = 1 ] || target="$target (lane $ln)"
 	verdict=ok
 	if [ "$rc" != 0 ]; then
 		verdict="FAIL (exit $rc)"
