@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What other modules call (include/cpt.h) about tables: the lookups, masks,
- * binding, get/put and the notifier.  The service helpers export their own
- * symbols: percpt.c (objects and locks per partition), pool.c (threads).
+ * What other modules call (include/cpt.h) about a table they hold: the
+ * lookups, masks, binding and node spreading.  Getting and releasing a
+ * table and the notifier are live.c's (the table's lifetime); the service
+ * helpers export their own symbols: percpt.c (objects and locks per
+ * partition), pool.c (threads), worker.c (work queues).
  *
  * A table is built completely before it is installed and never changes
- * afterwards (tab.c), so lookups are plain array reads.  The cptab_*()
- * functions answer for a table the caller holds; the cpt_*() ones for the
- * table in force, read under rcu_read_lock(): live.c frees a replaced
- * table only after a grace period.
+ * afterwards (tab.c), so lookups are plain array reads with no lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,7 +18,6 @@
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -31,51 +29,6 @@
 #include "cpt_trace.h"
 #include "live.h"
 #include "tab.h"
-
-/*
- * cptab_fn(table in force, args...), under rcu_read_lock(): a table
- * replaced meanwhile is freed only after a grace period, so the one
- * cptab_fn() reads stays whole until the unlock.
- */
-#define cptk_in_force(cptab_fn, ...) ({					\
-	typeof(cptab_fn(NULL, ##__VA_ARGS__)) __ret;			\
-									\
-	rcu_read_lock();						\
-	__ret = cptab_fn(cptk_live_in_force(), ##__VA_ARGS__);		\
-	rcu_read_unlock();						\
-	__ret;								\
-})
-
-struct cptab *cpt_get(void)
-{
-	return cptk_live_get();
-}
-CPTK_EXPORT(cpt_get);
-
-struct cptab *cpt_hold(struct cptab *tab)
-{
-	refcount_inc(&tab->ref);
-	return tab;
-}
-CPTK_EXPORT(cpt_hold);
-
-void cpt_put(struct cptab *tab)
-{
-	cptk_live_put(tab);
-}
-CPTK_EXPORT(cpt_put);
-
-int cpt_register_notifier(struct notifier_block *nb)
-{
-	return cptk_live_register(nb);
-}
-CPTK_EXPORT(cpt_register_notifier);
-
-int cpt_unregister_notifier(struct notifier_block *nb)
-{
-	return cptk_live_unregister(nb);
-}
-CPTK_EXPORT(cpt_unregister_notifier);
 
 /*
  * The part that answers for @cpt (CPT_ANY: the union), or NULL when @cpt
@@ -104,12 +57,6 @@ int cptab_number(const struct cptab *tab)
 }
 CPTK_EXPORT(cptab_number);
 
-int cpt_number(void)
-{
-	return cptk_in_force(cptab_number);
-}
-CPTK_EXPORT(cpt_number);
-
 int cptab_weight(const struct cptab *tab, int cpt)
 {
 	const struct cptk_part *part = cptk_find_part(tab, cpt);
@@ -117,26 +64,6 @@ int cptab_weight(const struct cptab *tab, int cpt)
 	return part ? part->weight : -EINVAL;
 }
 CPTK_EXPORT(cptab_weight);
-
-int cpt_weight(int cpt)
-{
-	return cptk_in_force(cptab_weight, cpt);
-}
-CPTK_EXPORT(cpt_weight);
-
-bool cptab_online(const struct cptab *tab, int cpt)
-{
-	const struct cptk_part *part = cptk_find_part(tab, cpt);
-
-	return part && part->weight > 0;
-}
-CPTK_EXPORT(cptab_online);
-
-bool cpt_online(int cpt)
-{
-	return cptk_in_force(cptab_online, cpt);
-}
-CPTK_EXPORT(cpt_online);
 
 const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 {
@@ -146,13 +73,6 @@ const struct cpumask *cptab_cpumask(const struct cptab *tab, int cpt)
 }
 CPTK_EXPORT(cptab_cpumask);
 
-/* The caller holds rcu_read_lock() (see cpt.h); PROVE_RCU checks it. */
-const struct cpumask *cpt_cpumask(int cpt)
-{
-	return cptab_cpumask(cptk_live_in_force(), cpt);
-}
-CPTK_EXPORT(cpt_cpumask);
-
 const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 {
 	const struct cptk_part *part = cptk_find_part(tab, cpt);
@@ -161,12 +81,6 @@ const nodemask_t *cptab_nodemask(const struct cptab *tab, int cpt)
 }
 CPTK_EXPORT(cptab_nodemask);
 
-const nodemask_t *cpt_nodemask(int cpt)
-{
-	return cptab_nodemask(cptk_live_in_force(), cpt);
-}
-CPTK_EXPORT(cpt_nodemask);
-
 /* @part_of[@i] of an array of @n: CPT_ANY for none, -EINVAL past it. */
 static int cptk_part_of(const int *part_of, int n, int i)
 {
@@ -174,13 +88,6 @@ static int cptk_part_of(const int *part_of, int n, int i)
 		return -EINVAL;
 	return part_of[i] >= 0 ? part_of[i] : CPT_ANY;
 }
-
-/* cptab_of_cpu() is inline in cpt.h. */
-int cpt_of_cpu(int cpu)
-{
-	return cptk_in_force(cptab_of_cpu, cpu);
-}
-CPTK_EXPORT(cpt_of_cpu);
 
 int cptab_of_node(const struct cptab *tab, int node)
 {
@@ -191,12 +98,6 @@ int cptab_of_node(const struct cptab *tab, int node)
 		       -EINVAL;
 }
 CPTK_EXPORT(cptab_of_node);
-
-int cpt_of_node(int node)
-{
-	return cptk_in_force(cptab_of_node, node);
-}
-CPTK_EXPORT(cpt_of_node);
 
 int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 {
@@ -217,12 +118,6 @@ int cptab_distance(const struct cptab *tab, int cpt1, int cpt2)
 				 p1 - tab->part];
 }
 CPTK_EXPORT(cptab_distance);
-
-int cpt_distance(int cpt1, int cpt2)
-{
-	return cptk_in_force(cptab_distance, cpt1, cpt2);
-}
-CPTK_EXPORT(cpt_distance);
 
 /*
  * Whether the affinity of @p is fixed by its creator: kthreads bound to a
@@ -246,11 +141,11 @@ static int cptk_bind_current(const struct cptab *tab, int cpt)
 		return -EINVAL;
 	/* It would bind cpt's worker, not a thread of the consumer. */
 	if (cptk_in_notifier()) {
-		pr_warn_ratelimited("cpt_bind_current() called from a notifier callback: refused\n");
+		pr_warn_ratelimited("cptab_bind_current() called from a notifier callback: refused\n");
 		return -EPERM;
 	}
 	if (cptk_affinity_fixed(current)) {
-		pr_warn_ratelimited("cpt_bind_current(): the affinity of %s/%d is fixed: refused\n",
+		pr_warn_ratelimited("cptab_bind_current(): the affinity of %s/%d is fixed: refused\n",
 				    current->comm, task_pid_nr(current));
 		return -EINVAL;
 	}
@@ -282,19 +177,6 @@ int cptab_bind_current(const struct cptab *tab, int cpt)
 }
 CPTK_EXPORT(cptab_bind_current);
 
-int cpt_bind_current(int cpt)
-{
-	struct cptab *tab;
-	int ret;
-
-	/* set_cpus_allowed_ptr() may sleep: hold the table, not RCU. */
-	tab = cpt_get();
-	ret = cptab_bind_current(tab, cpt);
-	cpt_put(tab);
-	return ret;
-}
-CPTK_EXPORT(cpt_bind_current);
-
 int cptab_spread_node(struct cptab *tab, int cpt)
 {
 	struct cptk_part *part = cptk_find_part(tab, cpt);
@@ -314,9 +196,3 @@ int cptab_spread_node(struct cptab *tab, int cpt)
 	return part->nodes[r % part->nr_nodes];
 }
 CPTK_EXPORT(cptab_spread_node);
-
-int cpt_spread_node(int cpt)
-{
-	return cptk_in_force(cptab_spread_node, cpt);
-}
-CPTK_EXPORT(cpt_spread_node);

@@ -147,7 +147,7 @@ TRACE_EVENT(cpt_pool_rebind,
 		  __entry->serial, __entry->dying)
 );
 
-/* cpt_bind: cpt_bind_current() or cptab_bind_current() and its result. */
+/* cpt_bind: cptab_bind_current() and its result. */
 TRACE_EVENT(cpt_bind,
 	TP_PROTO(int cpt, u64 serial, int ret),
 	TP_ARGS(cpt, serial, ret),

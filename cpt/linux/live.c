@@ -44,14 +44,14 @@
 #include <linux/workqueue.h>
 
 #include "cpt.h"
+#include "compat.h"
 #include "cpt_trace.h"
 #include "fault.h"
 #include "live.h"
-#include "pool.h"
 #include "tab.h"
 #include "topo.h"
 
-struct cptab __rcu *cptk_cur;
+static struct cptab __rcu *cptk_cur;
 
 /* Serializes replacements; nests inside the CPU hotplug lock. */
 static DEFINE_MUTEX(cptk_live_lock);
@@ -70,11 +70,20 @@ static struct workqueue_struct *cptk_wq;
 static BLOCKING_NOTIFIER_HEAD(cptk_chain);
 /* Generation the chain last heard of; only cptk_notify_fn() uses it. */
 static u64 cptk_notified;
+
+/* The thread pools (pool.c), set before the first table: live.h. */
+static const struct cptk_follower *cptk_follower;
+
+void cptk_live_set_follower(const struct cptk_follower *follower)
+{
+	cptk_follower = follower;
+}
+
 static void cptk_notify_fn(struct work_struct *work);
 static DECLARE_WORK(cptk_notify_work, cptk_notify_fn);
 
-/* The API's cpt_get() (api.c): a reference to the table in force. */
-struct cptab *cptk_live_get(void)
+/* A reference to the table in force (cpt.h), taken without a lock. */
+struct cptab *cpt_get(void)
 {
 	struct cptab *tab;
 
@@ -90,6 +99,14 @@ struct cptab *cptk_live_get(void)
 	rcu_read_unlock();
 	return tab;
 }
+CPTK_EXPORT(cpt_get);
+
+struct cptab *cpt_hold(struct cptab *tab)
+{
+	refcount_inc(&tab->ref);
+	return tab;
+}
+CPTK_EXPORT(cpt_hold);
 
 static void cptk_free_fn(struct work_struct *work)
 {
@@ -97,8 +114,8 @@ static void cptk_free_fn(struct work_struct *work)
 				   free_work));
 }
 
-/* The API's cpt_put(): the last reference frees the table. */
-void cptk_live_put(struct cptab *tab)
+/* The last reference frees the table. */
+void cpt_put(struct cptab *tab)
 {
 	if (!tab || !refcount_dec_and_test(&tab->ref))
 		return;
@@ -106,6 +123,7 @@ void cptk_live_put(struct cptab *tab)
 	INIT_RCU_WORK(&tab->free_work, cptk_free_fn);
 	queue_rcu_work(cptk_wq, &tab->free_work);
 }
+CPTK_EXPORT(cpt_put);
 
 /*
  * The task running the consumers' callbacks, while it does.  The chain's
@@ -128,20 +146,21 @@ static int cptk_refuse_in_notifier(const char *what)
 	return -EDEADLK;
 }
 
-/* The API's cpt_register_notifier() and cpt_unregister_notifier(). */
-int cptk_live_register(struct notifier_block *nb)
+int cpt_register_notifier(struct notifier_block *nb)
 {
 	if (cptk_in_notifier())
 		return cptk_refuse_in_notifier("cpt_register_notifier()");
 	return blocking_notifier_chain_register(&cptk_chain, nb);
 }
+CPTK_EXPORT(cpt_register_notifier);
 
-int cptk_live_unregister(struct notifier_block *nb)
+int cpt_unregister_notifier(struct notifier_block *nb)
 {
 	if (cptk_in_notifier())
 		return cptk_refuse_in_notifier("cpt_unregister_notifier()");
 	return blocking_notifier_chain_unregister(&cptk_chain, nb);
 }
+CPTK_EXPORT(cpt_unregister_notifier);
 
 /*
  * Tell consumers about the table in force, once per generation: several
@@ -149,13 +168,14 @@ int cptk_live_unregister(struct notifier_block *nb)
  */
 static void cptk_notify_fn(struct work_struct *work)
 {
-	struct cptab *tab = cptk_live_get();
+	struct cptab *tab = cpt_get();
 
 	if (!tab)
 		return;
 	cptk_fault_delay(CPTK_FAULT_NOTIFY);
 	/* Every new table, partitions changed or not: a CPU came or went. */
-	cptk_pool_follow(tab);
+	if (cptk_follower)
+		cptk_follower->follow(tab);
 	if (tab->generation != cptk_notified) {
 		cptk_notified = tab->generation;
 		WRITE_ONCE(cptk_notify_task, current);
@@ -163,7 +183,7 @@ static void cptk_notify_fn(struct work_struct *work)
 					     tab);
 		WRITE_ONCE(cptk_notify_task, NULL);
 	}
-	cptk_live_put(tab);
+	cpt_put(tab);
 }
 
 /*
@@ -214,7 +234,7 @@ static bool cptk_install(struct cptab *tab, bool same, int why, int cpu)
 			cpu);
 	if (!old)
 		return false;
-	cptk_live_put(old);
+	cpt_put(old);
 	if (!same)
 		queue_work(cptk_wq, &cptk_notify_work);
 	return !same;
@@ -405,7 +425,8 @@ static void cptk_follow(unsigned int cpu, bool up)
 	 * installed: a pool thread must be off a CPU going down before the
 	 * scheduler empties it (pool.c).
 	 */
-	cptk_pool_follow_cpu(tab, cpu, up);
+	if (cptk_follower)
+		cptk_follower->follow_cpu(tab, cpu, up);
 	mutex_unlock(&cptk_live_lock);
 }
 
@@ -431,7 +452,7 @@ static int cptk_cpu_offline(unsigned int cpu)
  * Wait until no table is left to free, then destroy cptk_wq.  Nothing can
  * queue a notification any more (the hotplug state and the sysctl files
  * are gone, or were never there), but one may still be running, and it
- * can drop the last reference of a table: its cptk_live_put() queues a free
+ * can drop the last reference of a table: its cpt_put() queues a free
  * after a grace period.  So, in this order:
  *   1. flush cptk_wq: the running notification has put its table;
  *   2. rcu_barrier(): every free queued so far is on cptk_wq;
@@ -502,7 +523,7 @@ int cptk_live_start(int npartitions, const char *pattern, bool include_isolated)
 	return 0;
 
 err_uninstall:
-	cptk_live_put(cptk_uninstall());
+	cpt_put(cptk_uninstall());
 err_wq:
 	cptk_drain();
 	return ret;
@@ -520,7 +541,7 @@ void cptk_live_stop(void)
 	int left;
 
 	cpuhp_remove_state_nocalls(cptk_hp_state);
-	cptk_live_put(cptk_uninstall());
+	cpt_put(cptk_uninstall());
 	cptk_drain();
 
 	/*

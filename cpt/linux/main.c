@@ -26,6 +26,7 @@
 
 #include "count.h"
 #include "live.h"
+#include "pool.h"
 #include "stats.h"
 #include "sysctl.h"
 
@@ -206,6 +207,8 @@ static int __init cptk_init(void)
 		ret = cptk_read_include_isolated(&isolated);
 	if (ret)
 		return ret;
+	/* Before the first table: pools follow every table from it on. */
+	cptk_live_set_follower(&cptk_pool_follower);
 	ret = cptk_live_start(count, cpu_pattern ?: "", isolated);
 	if (ret)
 		return ret;

@@ -86,6 +86,19 @@ void cpt_percpt_free(struct cpt_percpt *pc)
 }
 CPTK_EXPORT(cpt_percpt_free);
 
+int cpt_percpt_number(const struct cpt_percpt *pc)
+{
+	return pc->count;
+}
+CPTK_EXPORT(cpt_percpt_number);
+
+void *cpt_percpt_obj(const struct cpt_percpt *pc, int cpt)
+{
+	return (unsigned int)cpt < (unsigned int)pc->count ? pc->obj[cpt] :
+							      NULL;
+}
+CPTK_EXPORT(cpt_percpt_obj);
+
 /* The partition of @lk that @cpt takes (cpt.h: modulo the count). */
 static struct cpt_lock_part *cptk_lock_part(struct cpt_lock *lk, int cpt)
 {
@@ -129,7 +142,7 @@ struct cpt_lock *cpt_lock_alloc(const struct cptab *tab)
 	lockdep_register_key(&lk->excl_key);
 	lockdep_register_key(&lk->part_key);
 	__mutex_init(&lk->excl, "cpt_lock_exclusive", &lk->excl_key);
-	cpt_percpt_for_each(part, cpt, lk->part)
+	cptk_percpt_for_each(part, cpt, lk->part)
 		__mutex_init(&part->mutex, "cpt_lock_partition", &lk->part_key);
 	lk->site = _RET_IP_;
 	mutex_lock(&cptk_locks_lock);
@@ -149,7 +162,7 @@ void cpt_lock_free(struct cpt_lock *lk)
 	mutex_lock(&cptk_locks_lock);
 	list_del(&lk->node);
 	mutex_unlock(&cptk_locks_lock);
-	cpt_percpt_for_each(part, cpt, lk->part)
+	cptk_percpt_for_each(part, cpt, lk->part)
 		mutex_destroy(&part->mutex);
 	mutex_destroy(&lk->excl);
 	/* Each waits for an RCU grace period: lockdep's readers of the key. */
@@ -262,7 +275,7 @@ void cptk_lock_stats(struct seq_file *m)
 
 	mutex_lock(&cptk_locks_lock);
 	list_for_each_entry(lk, &cptk_locks, node)
-		cpt_percpt_for_each(part, cpt, lk->part)
+		cptk_percpt_for_each(part, cpt, lk->part)
 			seq_printf(m, "lock %d %llu %llu %llu %ps\n", cpt,
 				   READ_ONCE(part->holds),
 				   READ_ONCE(lk->excl_holds),

@@ -7,9 +7,63 @@
 #ifndef CPTK_PERCPT_H
 #define CPTK_PERCPT_H
 
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
 #include "cpt.h"
 
 struct seq_file;
+
+/*
+ * An object per partition (cpt_percpt_alloc()): @count objects, the
+ * cptab_number() of the table it was made for, whose generation is
+ * @generation; @obj[cpt] on a node of partition @cpt.
+ */
+struct cpt_percpt {
+	int count;
+	u64 generation;
+	void *obj[];
+};
+
+/*
+ * A lock per partition and an exclusive mode (cpt_lock_alloc()): @part
+ * holds one struct cpt_lock_part per partition, on its node; @excl is
+ * the outer mutex of the exclusive mode.  Each lock has lockdep classes
+ * of its own, @part_key and @excl_key (cpt_lock_alloc() says why).  @node
+ * is on percpt.c's list for /proc/cpt/stats, which names the lock by
+ * @site, where cpt_lock_alloc() was called; @excl_holds, @excl_ns and
+ * @excl_since count the exclusive holds, under @excl.
+ */
+struct cpt_lock {
+	struct cpt_percpt *part;
+	struct mutex excl;
+	struct lock_class_key part_key;
+	struct lock_class_key excl_key;
+	struct list_head node;
+	unsigned long site;
+	u64 excl_holds;
+	u64 excl_ns;
+	u64 excl_since;
+};
+
+/*
+ * The lock of one partition, and how often it was taken for this
+ * partition alone (@holds, under @mutex, in the cache line its holder has
+ * just written).  Each is its own allocation of a power of two of at
+ * least a cache line, which kmalloc aligns to its size: nothing else
+ * shares its cache line.
+ */
+struct cpt_lock_part {
+	struct mutex mutex;
+	u64 holds;
+};
+
+/* Each object of @pc in turn, @cpt its partition (percpt.c, worker.c). */
+#define cptk_percpt_for_each(ptr, cpt, pc)				\
+	for ((cpt) = 0; (cpt) < (pc)->count &&				\
+	     (((ptr) = (pc)->obj[(cpt)]), 1); (cpt)++)
 
 /*
  * The partition of @pc that @cpt names: modulo the count, so that a

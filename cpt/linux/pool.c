@@ -17,7 +17,10 @@
  * hotplug lock with that CPU already out of the new table
  * (cptk_pool_follow_cpu()), whatever table each pool holds.  No pool
  * ever moves to a table older than its own.  Lock order: the hotplug
- * lock, then cptk_pools_lock.
+ * lock, then live.c's cptk_live_lock (its callbacks call
+ * cptk_pool_follow_cpu() under it), then cptk_pools_lock.  This is the one
+ * rule every thread cpt binds follows, worker.c's workers included: they
+ * are pools.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,6 +43,7 @@
 #include "cpt.h"
 #include "compat.h"
 #include "cpt_trace.h"
+#include "live.h"
 #include "pool.h"
 #include "tab.h"
 
@@ -352,7 +356,8 @@ static void cptk_pool_move(struct cpt_threads *ts, struct cptab *tab)
  * Context: live.c's hotplug callbacks, with the hotplug lock held and the
  * CPU going down still in cpu_online_mask.
  */
-void cptk_pool_follow_cpu(struct cptab *tab, unsigned int cpu, bool up)
+static void cptk_pool_follow_cpu(struct cptab *tab, unsigned int cpu,
+				 bool up)
 {
 	struct cpt_threads *ts;
 
@@ -387,7 +392,7 @@ int cptk_pool_stats_lines(void)
  * installed a newer table since the notification took @tab, and moved
  * the pools to it: they stay there (cptk_pool_moves_to()).
  */
-void cptk_pool_follow(struct cptab *tab)
+static void cptk_pool_follow(struct cptab *tab)
 {
 	struct cpt_threads *ts;
 
@@ -402,6 +407,12 @@ void cptk_pool_follow(struct cptab *tab)
 	mutex_unlock(&cptk_pools_lock);
 	cpus_read_unlock();
 }
+
+/* live.c calls these for every table and CPU event (live.h). */
+const struct cptk_follower cptk_pool_follower = {
+	.follow = cptk_pool_follow,
+	.follow_cpu = cptk_pool_follow_cpu,
+};
 
 /*
  * The "pool" lines of /proc/cpt/stats: threads and threads unbound per

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Thread pools per partition (pool.c, include/cpt.h): they follow each
- * table that live.c notifies.
+ * table live.c installs, through cptk_pool_follower (live.h), which
+ * main.c hands to live.c before the first table.
  */
 #ifndef CPTK_POOL_H
 #define CPTK_POOL_H
 
 #include <linux/types.h>
 
-struct cptab;
+struct cptk_follower;
 struct seq_file;
 
-void cptk_pool_follow(struct cptab *tab);
-void cptk_pool_follow_cpu(struct cptab *tab, unsigned int cpu, bool up);
+extern const struct cptk_follower cptk_pool_follower;
 void cptk_pool_stats(struct seq_file *m);
 int cptk_pool_stats_lines(void);
 

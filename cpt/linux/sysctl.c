@@ -123,7 +123,7 @@ static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 
 	if (*ppos < 0)
 		return -EINVAL;
-	tab = cptk_live_get();
+	tab = cpt_get();
 	if (!tab)
 		return -ENODEV;
 	if (tag && tag != cptk_pos_tag(tab, kind)) {
@@ -151,7 +151,7 @@ static int cptk_proc_read(enum cptk_text_kind kind, void *buffer, size_t *lenp,
 			 (off >= text->len ? CPTK_POS_END : 0) | off);
 out:
 	*lenp = n;
-	cptk_live_put(tab);
+	cpt_put(tab);
 	return ret;
 }
 

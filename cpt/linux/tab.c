@@ -22,7 +22,7 @@ atomic_t cptk_nr_tables = ATOMIC_INIT(0);
 /*
  * Copy the CPUs and nodes of core partition @p into @part, and add them to
  * @any, the union.  @part->nodes points into the table's node list, which is
- * in ascending order, as cpt_spread_node() wants it.
+ * in ascending order, as cptab_spread_node() wants it.
  */
 static void cptk_fill_part(struct cptk_part *part, struct cptk_part *any,
 			  const struct cplan_table *table, int p)
@@ -50,7 +50,7 @@ static void cptk_fill_part(struct cptk_part *part, struct cptk_part *any,
 
 /*
  * The union has no list in the table: make one from its mask, so that
- * cpt_spread_node() picks a node with one division instead of walking a
+ * cptab_spread_node() picks a node with one division instead of walking a
  * nodemask.
  */
 static int cptk_list_any_nodes(struct cptk_part *any)

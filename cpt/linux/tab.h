@@ -21,7 +21,7 @@
 /*
  * One partition as the exported API sees it.  @cpus holds every member,
  * online or not; @weight counts the online ones.  @nodes lists the node ids
- * of @node_mask in ascending order, for cpt_spread_node(); @rotor is its
+ * of @node_mask in ascending order, for cptab_spread_node(); @rotor is its
  * round-robin position.  @nodes points into the core table, except for the
  * CPT_ANY union, which owns its list.
  */

@@ -197,7 +197,7 @@ struct cpt_workers *cpt_workers_start(struct cptab *tab, const char *name)
 		ret = PTR_ERR(w->worker);
 		goto free_w;
 	}
-	cpt_percpt_for_each(wk, cpt, w->worker) {
+	cptk_percpt_for_each(wk, cpt, w->worker) {
 		kthread_init_worker(&wk->kw);
 		atomic_long_set(&wk->queued, 0);
 		wk->run = 0;
@@ -220,12 +220,6 @@ free_w:
 	return ERR_PTR(ret);
 }
 CPTK_EXPORT(cpt_workers_start);
-
-int cpt_workers_number(const struct cpt_workers *w)
-{
-	return cpt_percpt_number(w->worker);
-}
-CPTK_EXPORT(cpt_workers_number);
 
 struct kthread_worker *cpt_worker_of(struct cpt_workers *w, int cpt)
 {
@@ -251,7 +245,7 @@ void cpt_workers_flush(struct cpt_workers *w)
 	struct cptk_worker *wk;
 	int cpt;
 
-	cpt_percpt_for_each(wk, cpt, w->worker)
+	cptk_percpt_for_each(wk, cpt, w->worker)
 		kthread_flush_worker(&wk->kw);
 }
 CPTK_EXPORT(cpt_workers_flush);
@@ -301,7 +295,7 @@ void cpt_workers_stop(struct cpt_workers *w)
 	 */
 	do {
 		left = false;
-		cpt_percpt_for_each(wk, cpt, w->worker)
+		cptk_percpt_for_each(wk, cpt, w->worker)
 			left |= cptk_worker_disarm(&wk->kw);
 		cpt_workers_flush(w);
 	} while (left);
@@ -323,7 +317,7 @@ void cptk_worker_stats(struct seq_file *m)
 
 	mutex_lock(&cptk_workers_lock);
 	list_for_each_entry(w, &cptk_workers, node)
-		cpt_percpt_for_each(wk, cpt, w->worker)
+		cptk_percpt_for_each(wk, cpt, w->worker)
 			seq_printf(m, "workers %d %ld %lu %s\n", cpt,
 				   atomic_long_read(&wk->queued),
 				   READ_ONCE(wk->run), w->name);
@@ -338,7 +332,7 @@ int cptk_worker_stats_lines(void)
 
 	mutex_lock(&cptk_workers_lock);
 	list_for_each_entry(w, &cptk_workers, node)
-		n += cpt_percpt_number(w->worker);
+		n += w->worker->count;
 	mutex_unlock(&cptk_workers_lock);
 	return n;
 }

@@ -899,7 +899,7 @@ static void check_home(const struct cplan_topo *t, const struct cplan_table *old
  * made, @shape: its pattern): members never move, barred CPUs stay out,
  * every online CPU not barred is placed, and
  *  S1  a CPU that joins while an online sibling of it is a member joins
- *      that sibling's partition (include/cpt.h, cpt_of_cpu());
+ *      that sibling's partition (include/cpt.h, cptab_of_cpu());
  *  S2  without ID[LIST] or C[...] items the barred CPUs are exactly the
  *      X[...] ones, for ever ("CPUs excluded by cpu_pattern never do");
  *  S3  with explicit CPU lists nobody ever joins: CPUs not listed belong

@@ -12,6 +12,9 @@
 # each build is build/kbuild/RELEASE.log.  Two consumers must not build: one
 # that does not import the CPT namespace (modpost refuses it) and one that
 # writes cpt_cpu_partition, const to consumers (tests/kbuild/ro-write.sh).
+# tests/kbuild/api-surface.sh then reads the objects: at most 33 exported
+# functions, each called by a test module, and no call circle among the
+# glue's files.
 #
 # KBUILD_RELEASES overrides the kernels, e.g.
 #   make test-kbuild KBUILD_RELEASES=6.12.117+deb12-amd64
@@ -68,3 +71,5 @@ $(KBUILD_TESTS): test-kbuild-%:
 	echo "test-kbuild: $*: a consumer without CPT_IMPORT_NS is refused by modpost"
 	@# cpt_cpu_partition is const to consumers: their writes must not build.
 	@tests/kbuild/ro-write.sh $* $(KBUILD_OUT)/$*/ro $(KBUILD_OUT)/$*/Module.symvers
+	@# The API's size, a caller for each export, no call circle in the glue.
+	@tests/kbuild/api-surface.sh $(KBUILD_OUT)/$*

@@ -29,7 +29,7 @@
 # 5. Per-partition work queues (cpt_workers_start()): every work runs, in
 #    order, one at a time per partition, on its partition's CPUs, for 2
 #    and 4 partitions, and with a whole partition offline; no thread left.
-# 6. cpt_bind_current() from a work item of system_wq and from a kthread
+# 6. cptab_bind_current() from a work item of system_wq and from a kthread
 #    bound to a CPU: -EINVAL, a log line, the mask unchanged.
 # 7. /proc/cpt/stats: a pool's threads and threads unbound per partition
 #    (one partition offline), the lock test's holds and exclusive holds and
@@ -258,9 +258,9 @@ same "8 threads, 4 per partition" "$(nthreads)" 8
 . /cpt/guest-trace.sh
 trace_section
 
-section "cpt_bind_current() refused where the affinity is fixed"
+section "cptab_bind_current() refused where the affinity is fixed"
 answer_ok "from a system_wq work item and a kthread_bind() thread: -EINVAL, mask kept" bind_fixed
-check "and said so in the log" sh -c "dmesg | grep -q 'cpt_bind_current(): the affinity of .* is fixed: refused'"
+check "and said so in the log" sh -c "dmesg | grep -q 'cptab_bind_current(): the affinity of .* is fixed: refused'"
 
 # stat_sum COLUMN < lines: the sum of a column.
 stat_sum() { awk -v c="$1" '{ s += $c } END { print s + 0 }'; }

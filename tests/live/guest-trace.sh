@@ -10,7 +10,7 @@
 #   - takes CPU 7 offline, writes npartitions=4 (planned without CPU 7),
 #     brings CPU 7 back (it joins its sibling 6: rule "sibling"), takes CPU
 #     5 offline and back (it kept its partition: "kept");
-#   - calls cpt_bind_current() where it is refused, then from a binder
+#   - calls cptab_bind_current() where it is refused, then from a binder
 #     thread (cpt_bind);
 # and compares the events, in order, with what those steps must make:
 # every table's why, CPU, count and placed CPUs; generations and serials

@@ -32,7 +32,7 @@ verify_consumer "at load"
 section "what a notifier callback must not call"
 # The consumer tries, in its first notification, cpt_register_notifier()
 # and cpt_unregister_notifier() (the chain is locked: -EDEADLK) and
-# cpt_bind_current() (it would bind cpt's worker: -EPERM).  Checked at
+# cptab_bind_current() (it would bind cpt's worker: -EPERM).  Checked at
 # once, before 1000 writes push the log lines out of the kernel's buffer.
 check "a first replacement: npartitions=2" sysctl -w lnet.cpu_npartitions=2
 same "register, unregister, bind from a callback: refused" \

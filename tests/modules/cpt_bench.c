@@ -9,9 +9,9 @@
  * bench=lookup  cost of the current-CPU-to-partition lookup: calls= calls
  *               (in rounds= rounds, the best round kept) of an empty loop,
  *               raw_smp_processor_id(), this_cpu_read() of a per-CPU int,
- *               cpt_current(), cptab_current() on a held table,
- *               cpt_of_cpu(raw_smp_processor_id()) and cptab_of_cpu() of
- *               the held table and a CPU number already in a register;
+ *               cpt_current(), cptab_current() on a held table and
+ *               cptab_of_cpu() of the held table and a CPU number
+ *               already in a register;
  *               one "op=" line each,
  *               in picoseconds per call.
  * bench=svc     a metadata-server model: one request queue, lock and
@@ -123,7 +123,7 @@ static const char *bench_tag(void)
 /* ---- lookup --------------------------------------------------------------- */
 
 enum { LK_EMPTY, LK_SMP_ID, LK_THIS_CPU, LK_CPT_CURRENT, LK_CPTAB_CURRENT,
-       LK_CPT_OF_CPU, LK_CPTAB_OF_CPU, LK_NR };
+       LK_CPTAB_OF_CPU, LK_NR };
 
 static const char * const lk_name[LK_NR] = {
 	[LK_EMPTY] = "empty_loop",
@@ -131,7 +131,6 @@ static const char * const lk_name[LK_NR] = {
 	[LK_THIS_CPU] = "this_cpu_read",
 	[LK_CPT_CURRENT] = "cpt_current",
 	[LK_CPTAB_CURRENT] = "cptab_current",
-	[LK_CPT_OF_CPU] = "cpt_of_cpu",
 	[LK_CPTAB_OF_CPU] = "cptab_of_cpu",
 };
 
@@ -172,7 +171,6 @@ static noinline u64 lk_loop(int op, unsigned long n, const struct cptab *tab)
 	LK_CASE(LK_THIS_CPU, this_cpu_read(bench_pcpu));
 	LK_CASE(LK_CPT_CURRENT, cpt_current());
 	LK_CASE(LK_CPTAB_CURRENT, cptab_current(tab));
-	LK_CASE(LK_CPT_OF_CPU, cpt_of_cpu(raw_smp_processor_id()));
 	LK_CASE(LK_CPTAB_OF_CPU, cptab_of_cpu(tab, lk_opaque(cpu)));
 	}
 	t0 = ktime_get_ns() - t0;

@@ -91,7 +91,7 @@ static u32 fingerprint(const struct cptab *tab)
 	h = mix(h, (int)cptab_generation(tab));
 	for_any_and_each_part(p, n) {
 		h = mix(h, cptab_weight(tab, p));
-		h = mix(h, cptab_online(tab, p));
+		h = mix(h, cptab_weight(tab, p) > 0);
 		for_each_cpu(cpu, cptab_cpumask(tab, p))
 			h = mix(h, cpu);
 		for_each_node_mask(node, *cptab_nodemask(tab, p))
@@ -114,7 +114,7 @@ static int worker_fn(void *data)
 		if (atomic_xchg(&w->rebind, 0)) {
 			mutex_lock(&lc_lock);
 			/* No online CPU: stay wherever the scheduler put us. */
-			w->bind_ret = cptab_online(cur, w->cpt) ?
+			w->bind_ret = cptab_weight(cur, w->cpt) > 0 ?
 				      cptab_bind_current(cur, w->cpt) : 0;
 			w->bound_gen = cptab_generation(cur);
 			mutex_unlock(&lc_lock);
@@ -192,13 +192,13 @@ static struct notifier_block lc_probe_nb = {
  */
 static int contract_register = 1, contract_unregister = 1, contract_bind = 1;
 
-static void lc_try_forbidden(struct notifier_block *nb)
+static void lc_try_forbidden(struct notifier_block *nb, struct cptab *tab)
 {
 	if (contract_register != 1)
 		return;
 	contract_register = cpt_register_notifier(&lc_probe_nb);
 	contract_unregister = cpt_unregister_notifier(nb);
-	contract_bind = cpt_bind_current(0);
+	contract_bind = cptab_bind_current(tab, 0);
 }
 
 static int contract_get(char *buffer, const struct kernel_param *kp)
@@ -225,7 +225,7 @@ static int lc_notify(struct notifier_block *nb, unsigned long action,
 	atomic_inc(&nr_notified);
 	if (action != CPT_TABLE_REPLACED)
 		return NOTIFY_DONE;
-	lc_try_forbidden(nb);
+	lc_try_forbidden(nb, new);
 
 	mutex_lock(&lc_rebuild_lock);
 	if (cptab_generation(new) <= cptab_generation(cur))
@@ -314,7 +314,7 @@ static void check_workers(void)
 
 		check(atomic_read(&w->loops) > loops[i],
 		      "worker %d made no progress (%d loops)", i, loops[i]);
-		if (!cptab_online(cur, i))
+		if (cptab_weight(cur, i) <= 0)
 			continue;
 		check(w->bound_gen == cptab_generation(cur) && !w->bind_ret,
 		      "worker %d bound to generation %llu (error %d), table %llu",

@@ -30,7 +30,7 @@
  *
  * Reading .../lock_current moves a thread holding cpt_lock_current()'s
  * lock from each partition with an online CPU to one whose lock is another
- * (cpt_bind_current()), unlocks with the index cpt_lock_current()
+ * (cptab_bind_current()), unlocks with the index cpt_lock_current()
  * returned, and checks that this index was cpt_current() modulo the
  * lock's count, that its mutex alone was locked before and after the move,
  * and none after the unlock; answers "PASS moves=N locks=N parts=N" or
@@ -68,13 +68,13 @@
  * Writing N to .../pool_cpus starts a cpt_threads_start_cpus() pool of N
  * threads per CPU of each partition instead, checked by the same read.
  *
- * Reading .../bind_fixed calls cpt_bind_current(0) from a work item of
+ * Reading .../bind_fixed calls cptab_bind_current(tab, 0) from a work of
  * system_wq and from a kthread bound with kthread_bind(), whose affinity
  * is fixed, and answers "PASS wq=ERRNO kthread=ERRNO" when both were
  * refused with -EINVAL and left the mask as it was, or "FAIL: ...".
  *
  * Writing N to .../binders starts N kthreads (0 stops them) that bind
- * themselves with cpt_bind_current() to each partition in turn and, after
+ * themselves with cptab_bind_current() to each partition in turn and, after
  * each bind that returned 0, check that they run on a CPU of their own
  * mask; then each takes a spinlock_t (on PREEMPT_RT its unlock ends in
  * migrate_enable(), which WARNs for a task outside its mask).  Reading
@@ -119,6 +119,18 @@
 #include <linux/workqueue.h>
 
 #include "cpt.h"
+/* White-box: the lock checks read its per-partition parts (cpt/linux). */
+#include "../../cpt/linux/percpt.h"
+
+/* Bind current to partition @cpt of the table in force. */
+static int pt_bind(int cpt)
+{
+	struct cptab *tab = cpt_get();
+	int ret = cptab_bind_current(tab, cpt);
+
+	cpt_put(tab);
+	return ret;
+}
 
 struct lookup_answer {
 	const struct cptab *tab;
@@ -417,7 +429,7 @@ static int lock_parts(char *buf, int len, struct cpt_lock *lk)
 			   ksize(part) >= L1_CACHE_BYTES;
 	}
 	return len + sysfs_emit_at(buf, len, "\naligned=%d/%d\n", aligned,
-				   cpt_lock_number(lk));
+				   cpt_percpt_number(lk->part));
 }
 
 /* The exclusion test, its exclusive threads passing @excl_name. */
@@ -496,7 +508,7 @@ MODULE_PARM_DESC(lock_neg, "read: the exclusion test, exclusive holders passing 
 /*
  * The cpt_lock_current() test (.../lock_current): a thread binds itself
  * to partition @from, takes cpt_lock_current(), binds itself to partition
- * @to while it holds the lock (cpt_bind_current(): set_cpus_allowed_ptr()
+ * @to while it holds the lock (cptab_bind_current(): set_cpus_allowed_ptr()
  * under cpus_read_lock()), then unlocks with the index it got.  Which of
  * the lock's mutexes are locked is read after the lock, after the move and
  * after the unlock: exactly the one of the index returned, the same one,
@@ -534,7 +546,7 @@ static void lc_move(struct lc_test *t)
 	cpt = cpt_lock_current(t->lk);
 	t->got = cpt;
 	lc_snap(t, 0);
-	t->err = cpt_bind_current(t->to);
+	t->err = pt_bind(t->to);
 	t->cur_after = cpt_current();
 	lc_snap(t, 1);
 	cpt_unlock(t->lk, cpt);
@@ -545,7 +557,7 @@ static int lc_thread_fn(void *arg)
 {
 	struct lc_test *t = arg;
 
-	t->err = cpt_bind_current(t->from);
+	t->err = pt_bind(t->from);
 	if (!t->err)
 		lc_move(t);
 	complete(&t->done);
@@ -563,10 +575,10 @@ static int lc_index(int cpt, int n)
 /* What went wrong in one move, or 0. */
 static int lc_check(char *buf, const struct lc_test *t)
 {
-	int n = cpt_lock_number(t->lk);
+	int n = cpt_percpt_number(t->lk->part);
 
 	if (t->err)
-		return sysfs_emit(buf, "FAIL: %d -> %d: cpt_bind_current(): %d\n",
+		return sysfs_emit(buf, "FAIL: %d -> %d: cptab_bind_current(): %d\n",
 				  t->from, t->to, t->err);
 	if (t->got != lc_index(t->cur_before, n))
 		return sysfs_emit(buf, "FAIL: cpt_lock_current() returned %d on partition %d, %d locks\n",
@@ -613,7 +625,7 @@ static int lc_other(const struct cptab *tab, int n, int from)
 /* Every partition with an online CPU to another: "PASS ..." or "FAIL: ...". */
 static int lc_run(char *buf, struct lc_test *t, const struct cptab *tab)
 {
-	int moves = 0, n = cpt_lock_number(t->lk), len;
+	int moves = 0, n = cpt_percpt_number(t->lk->part), len;
 
 	for (t->from = 0; t->from < cptab_number(tab); t->from++) {
 		t->to = lc_other(tab, n, t->from);
@@ -994,6 +1006,21 @@ static int wk_extras(struct cpt_workers *w, int n)
  * Queue the works of @t, half of them after cpt_workers_flush(), the other
  * half just before cpt_workers_stop(), which must run them.
  */
+/* Whether @w has @n workers: n distinct ones, and worker n is worker 0. */
+static bool wk_count_is(struct cpt_workers *w, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!cpt_worker_of(w, i))
+			return false;
+		for (j = 0; j < i; j++)
+			if (cpt_worker_of(w, i) == cpt_worker_of(w, j))
+				return false;
+	}
+	return cpt_worker_of(w, n) == cpt_worker_of(w, 0);
+}
+
 static int wk_run(struct wk_test *t, struct cptab *tab)
 {
 	struct cpt_workers *w;
@@ -1003,8 +1030,7 @@ static int wk_run(struct wk_test *t, struct cptab *tab)
 	w = cpt_workers_start(tab, "cpt_wk");
 	if (IS_ERR(w))
 		return PTR_ERR(w);
-	if (cpt_workers_number(w) != t->n ||
-	    cpt_worker_of(w, t->n) != cpt_worker_of(w, 0)) {
+	if (!wk_count_is(w, t->n)) {
 		cpt_workers_stop(w);
 		return -EPROTO;
 	}
@@ -1426,7 +1452,7 @@ static const struct kernel_param_ops pool_watch_ops = {
 module_param_cb(pool_watch, &pool_watch_ops, NULL, 0644);
 MODULE_PARM_DESC(pool_watch, "1: sample the pool's generation every ms, 0: stop; read: PASS if it never decreased");
 
-/* cpt_bind_current() from a task whose affinity is fixed (bind_fixed). */
+/* cptab_bind_current() from a task whose affinity is fixed (bind_fixed). */
 struct fixed_bind {
 	struct work_struct work;
 	struct completion done;
@@ -1438,7 +1464,7 @@ struct fixed_bind {
 static void fixed_bind_now(struct fixed_bind *fb)
 {
 	cpumask_copy(fb->before, current->cpus_ptr);
-	fb->ret = cpt_bind_current(0);
+	fb->ret = pt_bind(0);
 	fb->same = cpumask_equal(fb->before, current->cpus_ptr);
 }
 
@@ -1512,7 +1538,7 @@ static const struct kernel_param_ops bind_fixed_ops = {
 	.get = bind_fixed_get,
 };
 module_param_cb(bind_fixed, &bind_fixed_ops, NULL, 0400);
-MODULE_PARM_DESC(bind_fixed, "read: cpt_bind_current() from a system_wq work and a bound kthread");
+MODULE_PARM_DESC(bind_fixed, "read: cptab_bind_current() from a system_wq work and a bound kthread");
 
 /* Self-binding threads under hotplug (binders). */
 #define BINDERS_MAX	16
@@ -1548,15 +1574,18 @@ static void binder_check(int cpt)
 static int binder_fn(void *arg)
 {
 	int id = (long)arg, cpt = id, n;
+	struct cptab *tab;
 
 	while (!kthread_should_stop()) {
-		n = cpt_number();
+		tab = cpt_get();
+		n = cptab_number(tab);
 		cpt = n > 0 ? (cpt + 1) % n : 0;
 		atomic_long_inc(&bind_calls);
-		if (n > 0 && !cpt_bind_current(cpt))
+		if (n > 0 && !cptab_bind_current(tab, cpt))
 			binder_check(cpt);
 		else
 			atomic_long_inc(&bind_refused);
+		cpt_put(tab);
 		spin_lock(&bind_spin[id]);
 		spin_unlock(&bind_spin[id]);
 		usleep_range(200, 400);

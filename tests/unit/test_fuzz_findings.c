@@ -3,7 +3,7 @@
  * Regression tests for what tests/fuzz/fuzz_plan.c found: each is the
  * smallest input, translated by hand into a topology, a pattern and CPU
  * hotplug events, with the behaviour the contract asks for (include/cpt.h,
- * cpt_of_cpu(); cpt/core/cplan.h, cplan_table_update(); doc/planner.md).
+ * cptab_of_cpu(); cpt/core/cplan.h, cplan_table_update(); doc/planner.md).
  * The fuzz check id (S1...) and the saved input are named in each test.
  *
  * All of them are fixed in the core; a test that meets the wrong answer
