@@ -87,7 +87,7 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 # build, the suites that boot them, and unload.  Then each lane takes the
 # next of those marked '~' that the other has not taken, longest first, so
 # that the lanes end together whether the debug kernels were built before
-# (a warm run) or are built beside the first lane (a fresh one: README,
+# (a warm run) or are built beside the first lane (a fresh one: doc/testing.md,
 # "Where the time goes").  Each with the kernels it boots or builds for;
 # at the end, a table of where the time went.
 ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt

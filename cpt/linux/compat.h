@@ -6,7 +6,7 @@
  * interfaces, and a probe sees what is there.  This is the only file that
  * reads the probes' answers; everything else uses the helpers below.
  * To support an interface that changed, add a probe and use its CPTK_HAVE_
- * name here (README, "Porting to a new kernel").
+ * name here (doc/kernels.md, "Porting to a new kernel").
  */
 #ifndef CPTK_COMPAT_H
 #define CPTK_COMPAT_H

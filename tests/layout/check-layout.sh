@@ -10,7 +10,10 @@
 #   - the glue's includes form no cycle, and a glue header X.h declares
 #     what X.c defines;
 #   - no function in cpt/ or scripts/ is longer than 80 lines;
-#   - every guest script passes shellcheck on its own.
+#   - every guest script passes shellcheck on its own;
+#   - every relative link of README.md and doc/*.md names a file that
+#     exists (and a heading of it, for a #anchor into a .md file), and
+#     every repository file a man page names exists.
 # Run from the repository root; MAKE is the make to ask for the lists.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -112,6 +115,79 @@ if command -v shellcheck >/dev/null; then
 	done
 else
 	fail "layout: shellcheck not installed: run scripts/install-deps"
+fi
+
+# 7. Links.  [text](path) and [text](path#anchor) in README.md and
+# doc/*.md, outside fenced code, relative to the file; http(s): and
+# mailto: are not followed.  An anchor must be the GitHub slug of a
+# heading of the .md file it points into: lower case, punctuation but
+# '-' and '_' dropped, spaces made '-'.
+# slugs FILE: the slug of each heading of FILE, outside fenced code.
+slugs() {
+	awk '/^```/ { fence = !fence; next }
+	     !fence && /^#+[ \t]/ { sub(/^#+[ \t]+/, ""); sub(/[ \t#]+$/, ""); print }' "$1" |
+		tr '[:upper:]' '[:lower:]' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+nlinks=0
+: >"$t/badlinks"
+for md in README.md doc/*.md; do
+	[ -f "$md" ] || continue
+	awk '/^```/ { fence = !fence; next }
+	     fence { next }
+	     { s = $0
+	       while (match(s, /\]\([^) \t]+([ \t]+"[^"]*")?\)/)) {
+		       l = substr(s, RSTART + 2, RLENGTH - 3)
+		       sub(/[ \t].*/, "", l)
+		       print FNR "\t" l
+		       s = substr(s, RSTART + RLENGTH)
+	       } }' "$md" >"$t/links"
+	while IFS="$(printf '\t')" read -r line l; do
+		case $l in http://* | https://* | mailto:*) continue ;; esac
+		nlinks=$((nlinks + 1))
+		path=${l%%#*}
+		anchor=
+		case $l in *'#'*) anchor=${l#*#} ;; esac
+		if [ -z "$path" ]; then
+			target=$md
+		else
+			target=$(dirname "$md")/$path
+		fi
+		if [ ! -e "$target" ]; then
+			echo "$md:$line: $l: no file $target" >>"$t/badlinks"
+		elif [ -n "$anchor" ] && [ "${target%.md}" != "$target" ] &&
+			! slugs "$target" | grep -qx -- "$anchor"; then
+			echo "$md:$line: $l: no heading #$anchor in $target" >>"$t/badlinks"
+		fi
+	done <"$t/links"
+done
+if [ -s "$t/badlinks" ]; then
+	fail "layout: broken links in the markdown" "$(cat "$t/badlinks")"
+else
+	pass "layout: $nlinks relative links of README.md and doc/*.md resolve"
+fi
+
+# 7b. Repository files named by the man pages (.B, .I, .BR, .IR, ...):
+# a word that starts with one of the tree's top folders or is a top file.
+tops=$(git ls-files | sed 's|/.*|/|; s|^[^/]*$|&$|; s/[.]/[.]/g' | sort -u | tr '\n' '|')
+nfiles=0
+: >"$t/badman"
+for m in man/*; do
+	[ -f "$m" ] || continue
+	awk '/^\.[BI][BIR]?[ \t]/ {
+		gsub(/\\-/, "-"); gsub(/\\&/, ""); gsub(/\\c$/, ""); gsub(/"/, "")
+		for (i = 2; i <= NF; i++) {
+			w = $i; sub(/^[(<]+/, "", w); sub(/[),;:.>]+$/, "", w)
+			print FNR "\t" w
+		} }' "$m" | grep -E "	(${tops%|})" >"$t/mwords"
+	while IFS="$(printf '\t')" read -r line w; do
+		nfiles=$((nfiles + 1))
+		[ -e "$w" ] || echo "$m:$line: $w: no such file in the tree" >>"$t/badman"
+	done <"$t/mwords"
+done
+if [ -s "$t/badman" ]; then
+	fail "layout: man pages name missing files" "$(cat "$t/badman")"
+else
+	pass "layout: $nfiles repository files named by the man pages exist"
 fi
 
 report_summary "test-layout:"

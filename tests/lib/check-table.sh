@@ -154,7 +154,7 @@ for arg; do
 done
 printf '%-24s %-46s %6s %5ss %6s %7s %7s\n' total "" "" "$total" "100%" "$tpass" "$tfail"
 if [ "$total" -gt "$BUDGET" ]; then
-	echo "check: WARNING: the total, ${total}s, is past $((BUDGET / 60)) minutes (CI allows 90): see README.md, \"Where the time goes\""
+	echo "check: WARNING: the total, ${total}s, is past $((BUDGET / 60)) minutes (CI allows 90): see doc/testing.md, \"Where the time goes\""
 fi
 echo "check: $tpass passed, $tfail failed"
 exit "$status"

@@ -15,7 +15,7 @@
 # Debian 11's 5.10-rt, without it, wakes one on the CPU after it was
 # emptied and BUGs in sched_cpu_dying().  That is the proof that the same
 # BUG seen in test-bind's 5.10-rt guests (a new kworker of the dying CPU
-# woken there) is the kernel's: see README, "Kernel bugs seen".
+# woken there) is the kernel's: see doc/kernels.md, "Kernel bugs seen".
 
 # shellcheck source=tests/lib/guest-lib.sh
 . /cpt/guest-lib.sh

@@ -38,7 +38,7 @@ PERCPT_JOBS	?= 2
 # PREEMPT_RT ones WARN in affine_move_task(), 6.x WARN in
 # sched_cpu_dying()), two guests at a time.  Not 5.10-rt: its own
 # workqueue BUGs in sched_cpu_dying() under the same offline loop with
-# cpt never loaded (make test-onecpu, README "Kernel bugs seen"), so a
+# cpt never loaded (make test-onecpu, doc/kernels.md, "Kernel bugs seen"), so a
 # BUG there says nothing about cpt; BIND_KERNELS=5.10-rt still runs it.
 BIND_KERNELS	?= 6.1-rt 6.12 newest-rt
 BIND_JOBS	?= 2
@@ -75,7 +75,7 @@ DEBUG_ENV	 = LIVE_CYCLES=200 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=30 \
 # (guest-onecpu.sh): per-CPU works queued on a CPU while it goes offline,
 # so that its pool creates workers bound to it.  Not in make check: it is a proof about kernels, not a
 # test of cpt, and 5.10-rt is expected to fail it (its scheduler lacks
-# upstream's 5.11 fix; README, "Kernel bugs seen").
+# upstream's 5.11 fix; doc/kernels.md, "Kernel bugs seen").
 ONECPU_KERNELS	?= 5.10-rt 6.1-rt
 test-onecpu: build/cpt-plan.static
 	@$(call ko_kernels,$(ONECPU_KERNELS))
