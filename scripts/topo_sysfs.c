@@ -7,9 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -147,7 +144,6 @@ struct id_max {
 /* ------------------------------------------------------------------ */
 
 struct cpu_cover;
-struct read_ahead;
 
 /* Where the CPUs' files are, under the root. */
 #define CPU_DIR		"devices/system/cpu/"
@@ -163,9 +159,6 @@ struct sysfs_ctx {
 	size_t path_cap;
 	char *text;		/* its text */
 	size_t text_cap;
-	struct read_ahead *ahead;	/* NULL: no readers (see read_ahead) */
-	int reader;		/* which reader this is, or -1: the passes */
-	int cur_cpu;		/* the CPU whose files the pass reads, or -1 */
 };
 
 static int sys_nomem(struct sysfs_ctx *sx)
@@ -306,35 +299,6 @@ static int sys_read_file(struct sysfs_ctx *sx)
 	return 0;
 }
 
-static const char *const *ahead_find(struct sysfs_ctx *sx);
-static void ahead_keep(struct sysfs_ctx *sx, int ret);
-
-/*
- * sys_read_file(), or what a reader read of the file (see read_ahead):
- * its text, or that it is missing.  Other errors are not kept: the
- * passes meet them again, and report them.
- */
-static int sys_read_text(struct sysfs_ctx *sx)
-{
-	const char *const *kept = ahead_find(sx);
-	int ret;
-
-	if (kept) {
-		size_t len;
-
-		if (!*kept)
-			return -ENOENT;
-		len = strlen(*kept);
-		ret = sys_text_room(sx, len);
-		if (!ret)
-			memcpy(sx->text, *kept, len + 1);
-		return ret;
-	}
-	ret = sys_read_file(sx);
-	ahead_keep(sx, ret);
-	return ret;
-}
-
 /* Read root/rel (rel printf-formatted) and hand its text to @parse. */
 static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 		     sys_parse_fn *parse, void *out, const char *fmt, ...)
@@ -350,7 +314,7 @@ static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 	ret = sys_path(sx, fmt, ap);
 	va_end(ap);
 	if (!ret)
-		ret = sys_read_text(sx);
+		ret = sys_read_file(sx);
 	if (ret == -ENOMEM)
 		sys_nomem(sx);
 	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
@@ -860,18 +824,14 @@ static int sys_cpus_pass(struct sysfs_ctx *sx, struct cplan_topo *topo)
 
 		if (!topo->cpu[c].online)
 			continue;
-		sx->cur_cpu = c;
 		ret = sys_cpu(sx, topo, c, &cores[nr_cores], &llcs[nr_llcs],
 			      &has_llc);
 		nr_cores++;
 		if (has_llc)
 			nr_llcs++;
 	}
-	sx->cur_cpu = -1;
-	/* A reader only reads: its groups would be thrown away. */
-	if (!ret && sx->reader < 0 &&
-	    (assign_groups(topo, cores, nr_cores, KEY_CORE) ||
-	     assign_groups(topo, llcs, nr_llcs, KEY_LLC)))
+	if (!ret && (assign_groups(topo, cores, nr_cores, KEY_CORE) ||
+		     assign_groups(topo, llcs, nr_llcs, KEY_LLC)))
 		ret = sys_nomem(sx);
 	free(cores);
 	free(llcs);
@@ -903,321 +863,6 @@ static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo)
 		ret = sys_cpus_pass(sx, topo);
 	}
 	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* Reading ahead                                                       */
-/* ------------------------------------------------------------------ */
-
-/*
- * Opening a file is most of what reading one costs, and the shared pass
- * still opens one per core: 4096 at 8192 CPUs, about 3.5 us each on a
- * small virtual machine.  Opens of different files run in parallel on
- * different CPUs.  So on a big machine, readers (threads) take nodes
- * one at a time from the highest down, run the shared pass over each
- * node's CPUs alone (on a copy of the topology in which every other CPU
- * is offline), and keep the text of each file they read, listed under
- * the CPU they read it for.  The passes run as they do alone, on the
- * calling thread, at the same time, from the lowest CPU up.  The first
- * time they need a file of a node that no reader took, they take the
- * node themselves; for a node a reader took, they wait until the reader
- * is done with it, then take each file's text from the reader's list for
- * the CPU, and read only the files missing from it.  Taking nodes as
- * they go balances the work between threads that run at different
- * speeds.
- *
- * The table is therefore the one the passes give alone, whatever the
- * readers did: they only decide which texts are at hand.  A reader that
- * fails on a node (lists that clash, a bad file, no memory) goes on to
- * the next, and the passes read what it did not, and report the errors
- * themselves.  Cores and L3 domains seldom span nodes, so the readers
- * read what the passes need and little else; a machine without nodes
- * has no readers.
- *
- * The lists need no lock: a reader alone writes the lists of a node's
- * CPUs, and only then marks the node done (a release store); the passes
- * read them only once they have seen it done (an acquire load).  Who
- * takes a node is settled by a compare-and-swap on its claim.
- */
-#define AHEAD_MIN_CPUS	1024	/* fewer online CPUs: read in 3 ms alone */
-#define AHEAD_DEFAULT	16	/* readers at most, by default */
-#define AHEAD_MAX	64	/* at most, by CPT_PLAN_READERS */
-
-enum { CLAIM_FREE, CLAIM_PASSES, CLAIM_READER };
-
-struct kept_text {
-	struct kept_text *next;
-	const char *text;	/* NULL: the file is missing */
-	char path[];		/* then the text */
-};
-
-struct reader {
-	pthread_t thread;
-	bool started;
-	struct sysfs_ctx sx;
-	struct cplan_topo *topo;	/* online: the CPUs of the node read */
-	char err[256];			/* its errors, never shown */
-};
-
-struct read_ahead {
-	struct reader *rd;	/* rd[1 .. nr - 1]: the readers */
-	int nr;
-	int nr_cpus, nr_nodes;
-	int *node_first;	/* node n's online CPUs: node_cpu[node_first[n] */
-	int *node_cpu;		/*   .. node_first[n + 1] - 1], ascending */
-	atomic_int *claim;	/* each node's CLAIM_* */
-	atomic_bool *done;	/* a reader took the node and is done */
-	atomic_int top;		/* the next node for a reader */
-	struct kept_text **kept; /* each CPU's files, as its reader read them */
-};
-
-/*
- * What a reader read for CPU sx->cur_cpu, as sx->path says, or NULL:
- * the passes read the file themselves.
- */
-static const char *const *ahead_find(struct sysfs_ctx *sx)
-{
-	struct read_ahead *ra = sx->ahead;
-	int c = sx->cur_cpu, n, claim = CLAIM_FREE;
-
-	if (!ra || sx->reader >= 0 || c < 0)
-		return NULL;
-	n = sx->topo->cpu[c].node;
-	if (n < 0 || n >= ra->nr_nodes)
-		return NULL;
-	if (atomic_compare_exchange_strong(&ra->claim[n], &claim,
-					   CLAIM_PASSES) ||
-	    claim == CLAIM_PASSES)
-		return NULL;
-	while (!atomic_load_explicit(&ra->done[n], memory_order_acquire))
-		(void)sched_yield();
-	for (struct kept_text *k = ra->kept[c]; k; k = k->next)
-		if (!strcmp(k->path, sx->path))
-			return &k->text;
-	return NULL;
-}
-
-/*
- * A reader keeps the outcome @ret of reading sx->path: the text, or that
- * the file is missing.  Without memory it keeps nothing, and the passes
- * read the file again.
- */
-static void ahead_keep(struct sysfs_ctx *sx, int ret)
-{
-	struct kept_text *k, **kept;
-	size_t plen, tlen;
-
-	if (!sx->ahead || sx->reader < 0 || sx->cur_cpu < 0 ||
-	    (ret && ret != -ENOENT))
-		return;
-	plen = strlen(sx->path) + 1;
-	tlen = ret ? 0 : strlen(sx->text) + 1;
-	k = malloc(sizeof(*k) + plen + tlen);
-	if (!k)
-		return;
-	memcpy(k->path, sx->path, plen);
-	k->text = NULL;
-	if (!ret) {
-		memcpy(k->path + plen, sx->text, tlen);
-		k->text = k->path + plen;
-	}
-	kept = &sx->ahead->kept[sx->cur_cpu];
-	k->next = *kept;
-	*kept = k;
-}
-
-/* Node @n's CPUs online in the reader's topology, or (@online false) not. */
-static void reader_show(struct reader *rd, const struct read_ahead *ra,
-			int n, bool online)
-{
-	for (int i = ra->node_first[n]; i < ra->node_first[n + 1]; i++)
-		rd->topo->cpu[ra->node_cpu[i]].online = online;
-}
-
-/*
- * Take the nodes left, from the highest down, until one with CPUs is
- * the passes' already: those below it are theirs too, or other readers'.
- */
-static void *reader_run(void *arg)
-{
-	struct reader *rd = arg;
-	struct read_ahead *ra = rd->sx.ahead;
-	int n;
-
-	while ((n = atomic_fetch_sub(&ra->top, 1)) >= 0) {
-		int claim = CLAIM_FREE;
-
-		if (ra->node_first[n] == ra->node_first[n + 1])
-			continue;
-		if (!atomic_compare_exchange_strong(&ra->claim[n], &claim,
-						    CLAIM_READER))
-			break;
-		reader_show(rd, ra, n, true);
-		(void)sys_shared_pass(&rd->sx, rd->topo);
-		reader_show(rd, ra, n, false);
-		atomic_store_explicit(&ra->done[n], true, memory_order_release);
-	}
-	return NULL;
-}
-
-/*
- * How many threads, the calling one and the readers: CPT_PLAN_READERS,
- * else one per online CPU up to AHEAD_DEFAULT; at most one per online
- * node, and only one (no reader) below AHEAD_MIN_CPUS online CPUs.
- * -EINVAL for a bad CPT_PLAN_READERS, on any machine.
- */
-static int ahead_count(struct sysfs_ctx *sx, int nr_nodes, int nr_online)
-{
-	const char *env = getenv("CPT_PLAN_READERS");
-	long n = 0;
-
-	if (env && *env &&
-	    (!parse_dec(env, env + strlen(env), AHEAD_MAX, &n) || !n)) {
-		set_err(sx->errbuf, sx->errlen,
-			"CPT_PLAN_READERS: '%.*s' is not a number from 1 to %d",
-			QUOTE_MAX, env, AHEAD_MAX);
-		return -EINVAL;
-	}
-	if (nr_online < AHEAD_MIN_CPUS || nr_nodes < 2)
-		return 1;
-	if (!n) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		n = n < 1 ? 1 : n > AHEAD_DEFAULT ? AHEAD_DEFAULT : n;
-	}
-	return (int)(n < nr_nodes ? n : nr_nodes);
-}
-
-/* Each node's online CPUs, ascending (a counting sort), and its claim. */
-static void ahead_index(struct read_ahead *ra, const struct cplan_topo *topo)
-{
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && topo->cpu[c].node >= 0)
-			ra->node_first[topo->cpu[c].node + 1]++;
-	for (int n = 0; n < ra->nr_nodes; n++)
-		ra->node_first[n + 1] += ra->node_first[n];
-	for (int c = 0; c < topo->nr_cpus; c++) {
-		int n = topo->cpu[c].node;
-
-		if (topo->cpu[c].online && n >= 0)
-			ra->node_cpu[ra->node_first[n]++] = c;
-	}
-	/* Each node_first[n] is now node n + 1's start: shift back. */
-	for (int n = ra->nr_nodes; n > 0; n--)
-		ra->node_first[n] = ra->node_first[n - 1];
-	ra->node_first[0] = 0;
-	for (int n = 0; n < ra->nr_nodes; n++) {
-		atomic_init(&ra->claim[n], CLAIM_FREE);
-		atomic_init(&ra->done[n], false);
-	}
-	atomic_init(&ra->top, ra->nr_nodes - 1);
-}
-
-/* Reader @i, with a copy of @topo in which no CPU is online yet. */
-static int ahead_reader(struct sysfs_ctx *sx, const struct cplan_topo *topo,
-			struct read_ahead *ra, int i)
-{
-	struct reader *rd = &ra->rd[i];
-
-	rd->topo = cplan_topo_alloc(topo->nr_cpus, topo->nr_nodes);
-	if (!rd->topo)
-		return -ENOMEM;
-	for (int c = 0; c < topo->nr_cpus; c++) {
-		rd->topo->cpu[c] = topo->cpu[c];
-		rd->topo->cpu[c].online = false;
-	}
-	rd->sx = (struct sysfs_ctx){ .root = sx->root, .errbuf = rd->err,
-		.errlen = sizeof(rd->err), .topo = rd->topo,
-		.cpu_dir = sx->cpu_dir, .ahead = ra, .reader = i,
-		.cur_cpu = -1 };
-	return 0;
-}
-
-/* Wait for the readers, and free everything. */
-static void ahead_end(struct read_ahead *ra)
-{
-	for (int i = 1; ra->rd && i < ra->nr; i++) {
-		if (ra->rd[i].started)
-			(void)pthread_join(ra->rd[i].thread, NULL);
-		cplan_topo_free(ra->rd[i].topo);
-		free(ra->rd[i].sx.path);
-		free(ra->rd[i].sx.text);
-	}
-	for (int c = 0; ra->kept && c < ra->nr_cpus; c++)
-		while (ra->kept[c]) {
-			struct kept_text *k = ra->kept[c];
-
-			ra->kept[c] = k->next;
-			free(k);
-		}
-	free(ra->kept);
-	free(ra->node_first);
-	free(ra->node_cpu);
-	free(ra->claim);
-	free(ra->done);
-	free(ra->rd);
-	free(ra);
-}
-
-static struct read_ahead *ahead_alloc(int nr, const struct cplan_topo *topo)
-{
-	struct read_ahead *ra = calloc(1, sizeof(*ra));
-
-	if (!ra)
-		return NULL;
-	ra->nr = nr;
-	ra->nr_cpus = topo->nr_cpus;
-	ra->nr_nodes = topo->nr_nodes;
-	ra->rd = calloc((size_t)nr, sizeof(*ra->rd));
-	ra->node_first = calloc((size_t)topo->nr_nodes + 1, sizeof(int));
-	ra->node_cpu = calloc((size_t)topo->nr_cpus, sizeof(int));
-	ra->claim = calloc((size_t)topo->nr_nodes, sizeof(atomic_int));
-	ra->done = calloc((size_t)topo->nr_nodes, sizeof(atomic_bool));
-	ra->kept = calloc((size_t)topo->nr_cpus, sizeof(struct kept_text *));
-	if (!ra->rd || !ra->node_first || !ra->node_cpu || !ra->claim ||
-	    !ra->done || !ra->kept) {
-		ahead_end(ra);
-		return NULL;
-	}
-	ahead_index(ra, topo);
-	return ra;
-}
-
-/*
- * Start the readers of a big machine, into sx->ahead.  Returns 0, or
- * -EINVAL for a bad CPT_PLAN_READERS.  No memory or no thread is no
- * error: the passes then read more themselves.
- */
-static int sys_start_ahead(struct sysfs_ctx *sx, const struct cplan_topo *topo)
-{
-	int nr_online = 0, nr_nodes = 0, nr;
-	struct read_ahead *ra;
-
-	for (int c = 0; c < topo->nr_cpus; c++)
-		nr_online += topo->cpu[c].online;
-	for (int n = 0; n < topo->nr_nodes; n++)
-		nr_nodes += topo->node_online[n];
-	nr = ahead_count(sx, nr_nodes, nr_online);
-	if (nr < 2)
-		return nr < 0 ? nr : 0;
-	ra = ahead_alloc(nr, topo);
-	if (!ra)
-		return 0;
-	for (int i = 1; i < nr; i++) {
-		struct reader *rd = &ra->rd[i];
-
-		if (ahead_reader(sx, topo, ra, i))
-			break;
-		rd->started = !pthread_create(&rd->thread, NULL, reader_run, rd);
-	}
-	sx->ahead = ra;
-	return 0;
-}
-
-static void sys_end_ahead(struct sysfs_ctx *sx)
-{
-	if (sx->ahead)
-		ahead_end(sx->ahead);
-	sx->ahead = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1447,7 +1092,7 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen)
 {
 	struct sysfs_ctx sx = { .errbuf = errbuf, .errlen = errlen,
-				.cpu_dir = -1, .reader = -1, .cur_cpu = -1 };
+				.cpu_dir = -1 };
 	struct cplan_topo *topo = NULL;
 	int nr_cpus = 0, nr_nodes = 0, ret;
 	bool *online = NULL, numa = true;
@@ -1476,11 +1121,8 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		ret = sys_online_cpus(&sx, topo, online, numa);
 	if (!ret) {
 		sx.topo = topo;
-		ret = sys_start_ahead(&sx, topo);
-	}
-	if (!ret)
 		ret = sys_cpus(&sx, topo);
-	sys_end_ahead(&sx);
+	}
 	if (!ret)
 		ret = sys_isolated(&sx, topo);
 	if (!ret) {
