@@ -178,9 +178,29 @@ typedef int sys_parse_fn(struct sysfs_ctx *sx, const char *path,
 enum sys_need { SYS_OPTIONAL, SYS_REQUIRED };
 
 /*
- * Set sx->path to root/rel, rel printf-formatted.  One buffer serves
- * every file: thousands of them are read on big machines.
+ * Room in sx->path for a name of @len bytes after root and '/', which it
+ * then starts with.  One buffer serves every file: thousands of them are
+ * read on big machines.
  */
+static int sys_path_room(struct sysfs_ctx *sx, size_t len)
+{
+	size_t head = strlen(sx->root) + 1;
+
+	if (sx->path_cap > head + len)
+		return 0;
+	free(sx->path);
+	sx->path_cap = head + len + 64;
+	sx->path = malloc(sx->path_cap);
+	if (!sx->path) {
+		sx->path_cap = 0;
+		return -ENOMEM;
+	}
+	memcpy(sx->path, sx->root, head - 1);
+	sx->path[head - 1] = '/';
+	return 0;
+}
+
+/* Set sx->path to root/rel, rel printf-formatted. */
 static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
@@ -189,7 +209,7 @@ static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 	size_t head = strlen(sx->root) + 1;
 	size_t room = sx->path_cap > head ? sx->path_cap - head : 0;
 	va_list ap2;
-	int n;
+	int n, ret;
 
 	va_copy(ap2, ap);
 	n = vsnprintf(room ? sx->path + head : NULL, room, fmt, ap2);
@@ -198,16 +218,49 @@ static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 		return -ENOMEM;
 	if ((size_t)n < room)
 		return 0;
-	free(sx->path);
-	sx->path_cap = head + (size_t)n + 64;
-	sx->path = malloc(sx->path_cap);
-	if (!sx->path) {
-		sx->path_cap = 0;
-		return -ENOMEM;
-	}
-	memcpy(sx->path, sx->root, head - 1);
-	sx->path[head - 1] = '/';
-	(void)vsnprintf(sx->path + head, sx->path_cap - head, fmt, ap);
+	ret = sys_path_room(sx, (size_t)n);
+	if (!ret)
+		(void)vsnprintf(sx->path + head, sx->path_cap - head, fmt, ap);
+	return ret;
+}
+
+/* @v in decimal at @p, which must have room for it; returns its end. */
+static char *put_dec(char *p, unsigned int v)
+{
+	char digits[16];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/*
+ * Set sx->path to root/devices/system/cpu/cpuC/NAME, or with @index >= 0
+ * to root/.../cpuC/cache/indexK/NAME: the files of each CPU, thousands
+ * on a big machine, so without printf (half of the reading's own cost).
+ */
+static int sys_cpu_path(struct sysfs_ctx *sx, int c, int index,
+			const char *name)
+{
+	static const char cpu[] = CPU_DIR "cpu", cache[] = "/cache/index";
+	size_t len = strlen(name) + 1;
+	char *p;
+	int ret;
+
+	/* Two numbers of 10 digits at most, a '/' and name's NUL. */
+	ret = sys_path_room(sx, sizeof(cpu) + sizeof(cache) + 20 + len);
+	if (ret)
+		return ret;
+	p = sx->path + strlen(sx->root) + 1;
+	p = put_dec(stpcpy(p, cpu), (unsigned int)c);
+	if (index >= 0)
+		p = put_dec(stpcpy(p, cache), (unsigned int)index);
+	*p++ = '/';
+	memcpy(p, name, len);
 	return 0;
 }
 
@@ -299,6 +352,22 @@ static int sys_read_file(struct sysfs_ctx *sx)
 	return 0;
 }
 
+/* Read sx->path and hand its text to @parse. */
+static int sys_parse_path(struct sysfs_ctx *sx, enum sys_need need,
+			  sys_parse_fn *parse, void *out, int ret)
+{
+	if (!ret)
+		ret = sys_read_file(sx);
+	if (ret == -ENOMEM)
+		sys_nomem(sx);
+	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
+		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s",
+			sx->path, strerror(-ret));
+	else if (!ret)
+		ret = parse(sx, sx->path, sx->text, out);
+	return ret;
+}
+
 /* Read root/rel (rel printf-formatted) and hand its text to @parse. */
 static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 		     sys_parse_fn *parse, void *out, const char *fmt, ...)
@@ -313,16 +382,16 @@ static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 	va_start(ap, fmt);
 	ret = sys_path(sx, fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = sys_read_file(sx);
-	if (ret == -ENOMEM)
-		sys_nomem(sx);
-	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
-		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s",
-			sx->path, strerror(-ret));
-	else if (!ret)
-		ret = parse(sx, sx->path, sx->text, out);
-	return ret;
+	return sys_parse_path(sx, need, parse, out, ret);
+}
+
+/* sys_parse() of CPU @c's file @name (see sys_cpu_path()). */
+static int sys_parse_cpu(struct sysfs_ctx *sx, enum sys_need need,
+			 sys_parse_fn *parse, void *out, int c, int index,
+			 const char *name)
+{
+	return sys_parse_path(sx, need, parse, out,
+			      sys_cpu_path(sx, c, index, name));
 }
 
 static int list_err(struct sysfs_ctx *sx, const char *path, const char *text,
@@ -475,31 +544,58 @@ static int sys_online_nodes(struct sysfs_ctx *sx, struct cplan_topo *topo,
 	return ret ? ret : nr_online;
 }
 
+/*
+ * Node @n's cpulist, giving node @n to the online CPUs it names: the
+ * lowest CPU a node read before has already is the error.  A walk of
+ * the list, not of every CPU: 64 nodes of 8192 CPUs would cost more
+ * than their files.
+ */
+struct node_walk {
+	struct cplan_topo *topo;
+	const bool *cpu_online;
+	int node;
+	int clash;	/* the lowest CPU in an earlier node's list, or -1 */
+};
+
+static int node_cb(int id, void *arg)
+{
+	struct node_walk *w = arg;
+	struct cplan_cpu *cpu = &w->topo->cpu[id];
+
+	if (!w->cpu_online[id] || cpu->node == w->node)
+		return 0;
+	if (cpu->node < 0)
+		cpu->node = w->node;
+	else if (w->clash < 0 || id < w->clash)
+		w->clash = id;
+	return 0;
+}
+
+static int parse_node_cpus(struct sysfs_ctx *sx, const char *path,
+			   const char *text, void *out)
+{
+	struct node_walk *w = out;
+	int limit = w->topo->nr_cpus;
+	int ret = list_walk(text, limit, node_cb, w);
+
+	return ret ? list_err(sx, path, text, ret, "CPU", limit) : 0;
+}
+
 /* Put the online CPUs of node @n's cpulist into node @n. */
 static int sys_node_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
 			 int n, const bool *cpu_online)
 {
-	struct id_set cpus = { "CPU", NULL, topo->nr_cpus };
+	struct node_walk w = { topo, cpu_online, n, -1 };
 	int ret;
 
-	cpus.has = calloc((size_t)topo->nr_cpus, sizeof(bool));
-	if (!cpus.has)
-		return sys_nomem(sx);
-	ret = sys_parse(sx, SYS_REQUIRED, parse_list_set, &cpus,
+	ret = sys_parse(sx, SYS_REQUIRED, parse_node_cpus, &w,
 			"devices/system/node/node%d/cpulist", n);
-	for (int c = 0; !ret && c < topo->nr_cpus; c++) {
-		if (!cpus.has[c] || !cpu_online[c])
-			continue;
-		if (topo->cpu[c].node >= 0) {
-			set_err(sx->errbuf, sx->errlen,
-				"%s/devices/system/node: CPU %d is in the cpulist of node %d and of node %d",
-				sx->root, c, topo->cpu[c].node, n);
-			ret = -EINVAL;
-			break;
-		}
-		topo->cpu[c].node = n;
+	if (!ret && w.clash >= 0) {
+		set_err(sx->errbuf, sx->errlen,
+			"%s/devices/system/node: CPU %d is in the cpulist of node %d and of node %d",
+			sx->root, w.clash, topo->cpu[w.clash].node, n);
+		ret = -EINVAL;
 	}
-	free(cpus.has);
 	return ret;
 }
 
@@ -680,15 +776,14 @@ static int parse_pkg_cover(struct sysfs_ctx *sx, const char *path,
  */
 static int sys_cover_package(struct sysfs_ctx *sx, int c, long pkg)
 {
-	static const char *const files[] = { "package_cpus_list",
-					     "core_siblings_list" };
+	static const char *const files[] = { "topology/package_cpus_list",
+					     "topology/core_siblings_list" };
 	struct pkg_cover pc = { c, pkg };
 	int ret = -ENOENT;
 
 	for (size_t i = 0; ret == -ENOENT && i < 2; i++)
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_pkg_cover, &pc,
-				"devices/system/cpu/cpu%d/topology/%s", c,
-				files[i]);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_pkg_cover, &pc,
+				    c, -1, files[i]);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -701,9 +796,8 @@ static int sys_package(struct sysfs_ctx *sx, int c, long *pkg)
 		*pkg = sx->cover->pkg[c];
 		return 0;
 	}
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_number, pkg,
-			"devices/system/cpu/cpu%d/topology/physical_package_id",
-			c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, pkg, c, -1,
+			    "topology/physical_package_id");
 	if (ret && ret != -ENOENT)
 		return ret;
 	if (ret || *pkg < 0)
@@ -726,17 +820,16 @@ static int sys_core_key(struct sysfs_ctx *sx, int c, long pkg,
 		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.of[c], c };
 		return 0;
 	}
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_first_cover, &fc,
-			"devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_first_cover, &fc, c, -1,
+			    "topology/thread_siblings_list");
 	if (!ret) {
 		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.first, c };
 		return 0;
 	}
 	if (ret != -ENOENT)
 		return ret;
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_number, &core_id,
-			"devices/system/cpu/cpu%d/topology/core_id", c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, &core_id, c, -1,
+			    "topology/core_id");
 	if (!ret)
 		*key = (struct cpu_group_key){ GROUP_BY_ID, pkg, core_id, c };
 	else if (ret == -ENOENT)
@@ -756,20 +849,19 @@ static int sys_llc_first(struct sysfs_ctx *sx, int c, struct first_cover *fc)
 		long level;
 		int ret;
 
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_number, &level,
-				"devices/system/cpu/cpu%d/cache/index%d/level", c, k);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, &level,
+				    c, k, "level");
 		if (ret)
 			return ret;
 		if (level != 3)
 			continue;
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_is_unified, &unified,
-				"devices/system/cpu/cpu%d/cache/index%d/type", c, k);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_is_unified,
+				    &unified, c, k, "type");
 		if (ret == -ENOENT || (!ret && !unified))
 			continue;
 		return ret ? ret :
-		       sys_parse(sx, SYS_REQUIRED, parse_first_cover, fc,
-				 "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-				 c, k);
+		       sys_parse_cpu(sx, SYS_REQUIRED, parse_first_cover, fc,
+				     c, k, "shared_cpu_list");
 	}
 }
 
