@@ -25,7 +25,9 @@
 #   bare_min_ms,sysfs_over_bare,lscpu_median_ms,lscpu_min_ms,
 #   sysfs_over_lscpu,before_median_ms,before_min_ms,same_table
 #
-# ("-" where not measured: no strace, no BENCH_BEFORE).  Exits 1 when a
+# sysfs_over_bare is the median of each round's ratio, the two runs of a
+# round close in time: steadier than the ratio of the medians on a busy
+# host.  ("-" where not measured: no strace, no BENCH_BEFORE.)  Exits 1 when a
 # table differs between --sysfs and --lscpu (same_table "no", BENCH_BEFORE
 # included) or a command fails, and when at 8192 CPUs or more --sysfs
 # takes more than BENCH_BARE_MAX times the bare loop (a "FAIL" line on
@@ -93,6 +95,14 @@ stats() {
 		      printf "%.2f %.2f\n", m, v[1] }'
 }
 
+# ratio A B: the median of the ratios of the lines of files A and B, or -.
+ratio() {
+	paste -d ' ' "$1" "$2" | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' |
+		sort -g | awk '{ v[NR] = $1 }
+		END { if (!NR) { print "-"; exit }
+		      printf "%.2f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # rounds TREE LIST: $RUNS rounds of the commands, each's times into
 # $TREES/NAME.ms; 1 when a command failed.
 rounds() {
@@ -151,14 +161,13 @@ for n in "$@"; do
 	read -r bm bl <<<"$(stats "$TREES/bare.ms")"
 	read -r lm ll <<<"$(stats "$TREES/lscpu.ms")"
 	read -r om ol <<<"$(stats "$TREES/before.ms")"
-	line=$(awk -v n="$n" -v p="$PARTS" -v o="$nopen" -v sm="$sm" -v sl="$sl" \
-	    -v bm="$bm" -v bl="$bl" -v lm="$lm" -v ll="$ll" -v om="$om" \
-	    -v ol="$ol" -v same=$same_table 'BEGIN {
+	ratio=$(ratio "$TREES/sysfs.ms" "$TREES/bare.ms")
+	awk -v n="$n" -v p="$PARTS" -v o="$nopen" -v sm="$sm" -v sl="$sl" \
+	    -v bm="$bm" -v bl="$bl" -v r="$ratio" -v lm="$lm" -v ll="$ll" \
+	    -v om="$om" -v ol="$ol" -v same=$same_table 'BEGIN {
 		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", n, p, o,
-			sm, sl, bm, bl, (bm > 0 ? sprintf("%.2f", sm / bm) : "-"),
-			lm, ll, (lm > 0 ? sprintf("%.1f", sm / lm) : "-"), om, ol, same }')
-	echo "$line"
-	ratio=$(echo "$line" | cut -d, -f8)
+			sm, sl, bm, bl, r, lm, ll,
+			(lm > 0 ? sprintf("%.1f", sm / lm) : "-"), om, ol, same }'
 	if [ "$n" -ge 8192 ] && [ "$ratio" != - ] &&
 	   awk -v r="$ratio" -v m="$BARE_MAX" 'BEGIN { exit !(r > m) }'; then
 		echo "sysfs-bench: FAIL: $n CPUs: --sysfs takes ${ratio}x the bare loop (over $BARE_MAX)" >&2
