@@ -23,7 +23,7 @@ TOOL_OWN_HDR	 = scripts/emit.h scripts/out.h scripts/explain.h scripts/nic.h \
 		   scripts/site.h scripts/check.h scripts/fleet.h scripts/lustre.h
 TOOL_SRC	 = $(TOOL_OWN_SRC) $(TOOL_LIB_SRC)
 TOOL_DEPS	 = $(TOOL_OWN_SRC) $(TOOL_OWN_HDR) $(TOOL_LIB_DEPS)
-TOOL_CC		 = $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -Icpt/core -Iscripts
+TOOL_CC		 = $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Icpt/core -Iscripts
 
 tools: scripts/cpt-plan
 

@@ -7,9 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -147,7 +144,6 @@ struct id_max {
 /* ------------------------------------------------------------------ */
 
 struct cpu_cover;
-struct read_ahead;
 
 /* Where the CPUs' files are, under the root. */
 #define CPU_DIR		"devices/system/cpu/"
@@ -163,9 +159,6 @@ struct sysfs_ctx {
 	size_t path_cap;
 	char *text;		/* its text */
 	size_t text_cap;
-	struct read_ahead *ahead;	/* NULL: no readers (see read_ahead) */
-	int reader;		/* which reader this is, or -1: the passes */
-	int cur_cpu;		/* the CPU whose files the pass reads, or -1 */
 };
 
 static int sys_nomem(struct sysfs_ctx *sx)
@@ -185,9 +178,29 @@ typedef int sys_parse_fn(struct sysfs_ctx *sx, const char *path,
 enum sys_need { SYS_OPTIONAL, SYS_REQUIRED };
 
 /*
- * Set sx->path to root/rel, rel printf-formatted.  One buffer serves
- * every file: thousands of them are read on big machines.
+ * Room in sx->path for a name of @len bytes after root and '/', which it
+ * then starts with.  One buffer serves every file: thousands of them are
+ * read on big machines.
  */
+static int sys_path_room(struct sysfs_ctx *sx, size_t len)
+{
+	size_t head = strlen(sx->root) + 1;
+
+	if (sx->path_cap > head + len)
+		return 0;
+	free(sx->path);
+	sx->path_cap = head + len + 64;
+	sx->path = malloc(sx->path_cap);
+	if (!sx->path) {
+		sx->path_cap = 0;
+		return -ENOMEM;
+	}
+	memcpy(sx->path, sx->root, head - 1);
+	sx->path[head - 1] = '/';
+	return 0;
+}
+
+/* Set sx->path to root/rel, rel printf-formatted. */
 static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
@@ -196,7 +209,7 @@ static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 	size_t head = strlen(sx->root) + 1;
 	size_t room = sx->path_cap > head ? sx->path_cap - head : 0;
 	va_list ap2;
-	int n;
+	int n, ret;
 
 	va_copy(ap2, ap);
 	n = vsnprintf(room ? sx->path + head : NULL, room, fmt, ap2);
@@ -205,16 +218,49 @@ static int sys_path(struct sysfs_ctx *sx, const char *fmt, va_list ap)
 		return -ENOMEM;
 	if ((size_t)n < room)
 		return 0;
-	free(sx->path);
-	sx->path_cap = head + (size_t)n + 64;
-	sx->path = malloc(sx->path_cap);
-	if (!sx->path) {
-		sx->path_cap = 0;
-		return -ENOMEM;
-	}
-	memcpy(sx->path, sx->root, head - 1);
-	sx->path[head - 1] = '/';
-	(void)vsnprintf(sx->path + head, sx->path_cap - head, fmt, ap);
+	ret = sys_path_room(sx, (size_t)n);
+	if (!ret)
+		(void)vsnprintf(sx->path + head, sx->path_cap - head, fmt, ap);
+	return ret;
+}
+
+/* @v in decimal at @p, which must have room for it; returns its end. */
+static char *put_dec(char *p, unsigned int v)
+{
+	char digits[16];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/*
+ * Set sx->path to root/devices/system/cpu/cpuC/NAME, or with @index >= 0
+ * to root/.../cpuC/cache/indexK/NAME: the files of each CPU, thousands
+ * on a big machine, so without printf (half of the reading's own cost).
+ */
+static int sys_cpu_path(struct sysfs_ctx *sx, int c, int index,
+			const char *name)
+{
+	static const char cpu[] = CPU_DIR "cpu", cache[] = "/cache/index";
+	size_t len = strlen(name) + 1;
+	char *p;
+	int ret;
+
+	/* Two numbers of 10 digits at most, a '/' and name's NUL. */
+	ret = sys_path_room(sx, sizeof(cpu) + sizeof(cache) + 20 + len);
+	if (ret)
+		return ret;
+	p = sx->path + strlen(sx->root) + 1;
+	p = put_dec(stpcpy(p, cpu), (unsigned int)c);
+	if (index >= 0)
+		p = put_dec(stpcpy(p, cache), (unsigned int)index);
+	*p++ = '/';
+	memcpy(p, name, len);
 	return 0;
 }
 
@@ -306,32 +352,19 @@ static int sys_read_file(struct sysfs_ctx *sx)
 	return 0;
 }
 
-static const char *const *ahead_find(struct sysfs_ctx *sx);
-static void ahead_keep(struct sysfs_ctx *sx, int ret);
-
-/*
- * sys_read_file(), or what a reader read of the file (see read_ahead):
- * its text, or that it is missing.  Other errors are not kept: the
- * passes meet them again, and report them.
- */
-static int sys_read_text(struct sysfs_ctx *sx)
+/* Read sx->path and hand its text to @parse. */
+static int sys_parse_path(struct sysfs_ctx *sx, enum sys_need need,
+			  sys_parse_fn *parse, void *out, int ret)
 {
-	const char *const *kept = ahead_find(sx);
-	int ret;
-
-	if (kept) {
-		size_t len;
-
-		if (!*kept)
-			return -ENOENT;
-		len = strlen(*kept);
-		ret = sys_text_room(sx, len);
-		if (!ret)
-			memcpy(sx->text, *kept, len + 1);
-		return ret;
-	}
-	ret = sys_read_file(sx);
-	ahead_keep(sx, ret);
+	if (!ret)
+		ret = sys_read_file(sx);
+	if (ret == -ENOMEM)
+		sys_nomem(sx);
+	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
+		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s",
+			sx->path, strerror(-ret));
+	else if (!ret)
+		ret = parse(sx, sx->path, sx->text, out);
 	return ret;
 }
 
@@ -349,16 +382,16 @@ static int sys_parse(struct sysfs_ctx *sx, enum sys_need need,
 	va_start(ap, fmt);
 	ret = sys_path(sx, fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = sys_read_text(sx);
-	if (ret == -ENOMEM)
-		sys_nomem(sx);
-	else if (ret && (ret != -ENOENT || need == SYS_REQUIRED))
-		set_err(sx->errbuf, sx->errlen, "%s: cannot read: %s",
-			sx->path, strerror(-ret));
-	else if (!ret)
-		ret = parse(sx, sx->path, sx->text, out);
-	return ret;
+	return sys_parse_path(sx, need, parse, out, ret);
+}
+
+/* sys_parse() of CPU @c's file @name (see sys_cpu_path()). */
+static int sys_parse_cpu(struct sysfs_ctx *sx, enum sys_need need,
+			 sys_parse_fn *parse, void *out, int c, int index,
+			 const char *name)
+{
+	return sys_parse_path(sx, need, parse, out,
+			      sys_cpu_path(sx, c, index, name));
 }
 
 static int list_err(struct sysfs_ctx *sx, const char *path, const char *text,
@@ -511,31 +544,58 @@ static int sys_online_nodes(struct sysfs_ctx *sx, struct cplan_topo *topo,
 	return ret ? ret : nr_online;
 }
 
+/*
+ * Node @n's cpulist, giving node @n to the online CPUs it names: the
+ * lowest CPU a node read before has already is the error.  A walk of
+ * the list, not of every CPU: 64 nodes of 8192 CPUs would cost more
+ * than their files.
+ */
+struct node_walk {
+	struct cplan_topo *topo;
+	const bool *cpu_online;
+	int node;
+	int clash;	/* the lowest CPU in an earlier node's list, or -1 */
+};
+
+static int node_cb(int id, void *arg)
+{
+	struct node_walk *w = arg;
+	struct cplan_cpu *cpu = &w->topo->cpu[id];
+
+	if (!w->cpu_online[id] || cpu->node == w->node)
+		return 0;
+	if (cpu->node < 0)
+		cpu->node = w->node;
+	else if (w->clash < 0 || id < w->clash)
+		w->clash = id;
+	return 0;
+}
+
+static int parse_node_cpus(struct sysfs_ctx *sx, const char *path,
+			   const char *text, void *out)
+{
+	struct node_walk *w = out;
+	int limit = w->topo->nr_cpus;
+	int ret = list_walk(text, limit, node_cb, w);
+
+	return ret ? list_err(sx, path, text, ret, "CPU", limit) : 0;
+}
+
 /* Put the online CPUs of node @n's cpulist into node @n. */
 static int sys_node_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo,
 			 int n, const bool *cpu_online)
 {
-	struct id_set cpus = { "CPU", NULL, topo->nr_cpus };
+	struct node_walk w = { topo, cpu_online, n, -1 };
 	int ret;
 
-	cpus.has = calloc((size_t)topo->nr_cpus, sizeof(bool));
-	if (!cpus.has)
-		return sys_nomem(sx);
-	ret = sys_parse(sx, SYS_REQUIRED, parse_list_set, &cpus,
+	ret = sys_parse(sx, SYS_REQUIRED, parse_node_cpus, &w,
 			"devices/system/node/node%d/cpulist", n);
-	for (int c = 0; !ret && c < topo->nr_cpus; c++) {
-		if (!cpus.has[c] || !cpu_online[c])
-			continue;
-		if (topo->cpu[c].node >= 0) {
-			set_err(sx->errbuf, sx->errlen,
-				"%s/devices/system/node: CPU %d is in the cpulist of node %d and of node %d",
-				sx->root, c, topo->cpu[c].node, n);
-			ret = -EINVAL;
-			break;
-		}
-		topo->cpu[c].node = n;
+	if (!ret && w.clash >= 0) {
+		set_err(sx->errbuf, sx->errlen,
+			"%s/devices/system/node: CPU %d is in the cpulist of node %d and of node %d",
+			sx->root, w.clash, topo->cpu[w.clash].node, n);
+		ret = -EINVAL;
 	}
-	free(cpus.has);
 	return ret;
 }
 
@@ -716,15 +776,14 @@ static int parse_pkg_cover(struct sysfs_ctx *sx, const char *path,
  */
 static int sys_cover_package(struct sysfs_ctx *sx, int c, long pkg)
 {
-	static const char *const files[] = { "package_cpus_list",
-					     "core_siblings_list" };
+	static const char *const files[] = { "topology/package_cpus_list",
+					     "topology/core_siblings_list" };
 	struct pkg_cover pc = { c, pkg };
 	int ret = -ENOENT;
 
 	for (size_t i = 0; ret == -ENOENT && i < 2; i++)
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_pkg_cover, &pc,
-				"devices/system/cpu/cpu%d/topology/%s", c,
-				files[i]);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_pkg_cover, &pc,
+				    c, -1, files[i]);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -737,9 +796,8 @@ static int sys_package(struct sysfs_ctx *sx, int c, long *pkg)
 		*pkg = sx->cover->pkg[c];
 		return 0;
 	}
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_number, pkg,
-			"devices/system/cpu/cpu%d/topology/physical_package_id",
-			c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, pkg, c, -1,
+			    "topology/physical_package_id");
 	if (ret && ret != -ENOENT)
 		return ret;
 	if (ret || *pkg < 0)
@@ -762,17 +820,16 @@ static int sys_core_key(struct sysfs_ctx *sx, int c, long pkg,
 		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.of[c], c };
 		return 0;
 	}
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_first_cover, &fc,
-			"devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_first_cover, &fc, c, -1,
+			    "topology/thread_siblings_list");
 	if (!ret) {
 		*key = (struct cpu_group_key){ GROUP_BY_FIRST_CPU, 0, fc.first, c };
 		return 0;
 	}
 	if (ret != -ENOENT)
 		return ret;
-	ret = sys_parse(sx, SYS_OPTIONAL, parse_number, &core_id,
-			"devices/system/cpu/cpu%d/topology/core_id", c);
+	ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, &core_id, c, -1,
+			    "topology/core_id");
 	if (!ret)
 		*key = (struct cpu_group_key){ GROUP_BY_ID, pkg, core_id, c };
 	else if (ret == -ENOENT)
@@ -792,20 +849,19 @@ static int sys_llc_first(struct sysfs_ctx *sx, int c, struct first_cover *fc)
 		long level;
 		int ret;
 
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_number, &level,
-				"devices/system/cpu/cpu%d/cache/index%d/level", c, k);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_number, &level,
+				    c, k, "level");
 		if (ret)
 			return ret;
 		if (level != 3)
 			continue;
-		ret = sys_parse(sx, SYS_OPTIONAL, parse_is_unified, &unified,
-				"devices/system/cpu/cpu%d/cache/index%d/type", c, k);
+		ret = sys_parse_cpu(sx, SYS_OPTIONAL, parse_is_unified,
+				    &unified, c, k, "type");
 		if (ret == -ENOENT || (!ret && !unified))
 			continue;
 		return ret ? ret :
-		       sys_parse(sx, SYS_REQUIRED, parse_first_cover, fc,
-				 "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-				 c, k);
+		       sys_parse_cpu(sx, SYS_REQUIRED, parse_first_cover, fc,
+				     c, k, "shared_cpu_list");
 	}
 }
 
@@ -860,18 +916,14 @@ static int sys_cpus_pass(struct sysfs_ctx *sx, struct cplan_topo *topo)
 
 		if (!topo->cpu[c].online)
 			continue;
-		sx->cur_cpu = c;
 		ret = sys_cpu(sx, topo, c, &cores[nr_cores], &llcs[nr_llcs],
 			      &has_llc);
 		nr_cores++;
 		if (has_llc)
 			nr_llcs++;
 	}
-	sx->cur_cpu = -1;
-	/* A reader only reads: its groups would be thrown away. */
-	if (!ret && sx->reader < 0 &&
-	    (assign_groups(topo, cores, nr_cores, KEY_CORE) ||
-	     assign_groups(topo, llcs, nr_llcs, KEY_LLC)))
+	if (!ret && (assign_groups(topo, cores, nr_cores, KEY_CORE) ||
+		     assign_groups(topo, llcs, nr_llcs, KEY_LLC)))
 		ret = sys_nomem(sx);
 	free(cores);
 	free(llcs);
@@ -903,321 +955,6 @@ static int sys_cpus(struct sysfs_ctx *sx, struct cplan_topo *topo)
 		ret = sys_cpus_pass(sx, topo);
 	}
 	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* Reading ahead                                                       */
-/* ------------------------------------------------------------------ */
-
-/*
- * Opening a file is most of what reading one costs, and the shared pass
- * still opens one per core: 4096 at 8192 CPUs, about 3.5 us each on a
- * small virtual machine.  Opens of different files run in parallel on
- * different CPUs.  So on a big machine, readers (threads) take nodes
- * one at a time from the highest down, run the shared pass over each
- * node's CPUs alone (on a copy of the topology in which every other CPU
- * is offline), and keep the text of each file they read, listed under
- * the CPU they read it for.  The passes run as they do alone, on the
- * calling thread, at the same time, from the lowest CPU up.  The first
- * time they need a file of a node that no reader took, they take the
- * node themselves; for a node a reader took, they wait until the reader
- * is done with it, then take each file's text from the reader's list for
- * the CPU, and read only the files missing from it.  Taking nodes as
- * they go balances the work between threads that run at different
- * speeds.
- *
- * The table is therefore the one the passes give alone, whatever the
- * readers did: they only decide which texts are at hand.  A reader that
- * fails on a node (lists that clash, a bad file, no memory) goes on to
- * the next, and the passes read what it did not, and report the errors
- * themselves.  Cores and L3 domains seldom span nodes, so the readers
- * read what the passes need and little else; a machine without nodes
- * has no readers.
- *
- * The lists need no lock: a reader alone writes the lists of a node's
- * CPUs, and only then marks the node done (a release store); the passes
- * read them only once they have seen it done (an acquire load).  Who
- * takes a node is settled by a compare-and-swap on its claim.
- */
-#define AHEAD_MIN_CPUS	1024	/* fewer online CPUs: read in 3 ms alone */
-#define AHEAD_DEFAULT	16	/* readers at most, by default */
-#define AHEAD_MAX	64	/* at most, by CPT_PLAN_READERS */
-
-enum { CLAIM_FREE, CLAIM_PASSES, CLAIM_READER };
-
-struct kept_text {
-	struct kept_text *next;
-	const char *text;	/* NULL: the file is missing */
-	char path[];		/* then the text */
-};
-
-struct reader {
-	pthread_t thread;
-	bool started;
-	struct sysfs_ctx sx;
-	struct cplan_topo *topo;	/* online: the CPUs of the node read */
-	char err[256];			/* its errors, never shown */
-};
-
-struct read_ahead {
-	struct reader *rd;	/* rd[1 .. nr - 1]: the readers */
-	int nr;
-	int nr_cpus, nr_nodes;
-	int *node_first;	/* node n's online CPUs: node_cpu[node_first[n] */
-	int *node_cpu;		/*   .. node_first[n + 1] - 1], ascending */
-	atomic_int *claim;	/* each node's CLAIM_* */
-	atomic_bool *done;	/* a reader took the node and is done */
-	atomic_int top;		/* the next node for a reader */
-	struct kept_text **kept; /* each CPU's files, as its reader read them */
-};
-
-/*
- * What a reader read for CPU sx->cur_cpu, as sx->path says, or NULL:
- * the passes read the file themselves.
- */
-static const char *const *ahead_find(struct sysfs_ctx *sx)
-{
-	struct read_ahead *ra = sx->ahead;
-	int c = sx->cur_cpu, n, claim = CLAIM_FREE;
-
-	if (!ra || sx->reader >= 0 || c < 0)
-		return NULL;
-	n = sx->topo->cpu[c].node;
-	if (n < 0 || n >= ra->nr_nodes)
-		return NULL;
-	if (atomic_compare_exchange_strong(&ra->claim[n], &claim,
-					   CLAIM_PASSES) ||
-	    claim == CLAIM_PASSES)
-		return NULL;
-	while (!atomic_load_explicit(&ra->done[n], memory_order_acquire))
-		(void)sched_yield();
-	for (struct kept_text *k = ra->kept[c]; k; k = k->next)
-		if (!strcmp(k->path, sx->path))
-			return &k->text;
-	return NULL;
-}
-
-/*
- * A reader keeps the outcome @ret of reading sx->path: the text, or that
- * the file is missing.  Without memory it keeps nothing, and the passes
- * read the file again.
- */
-static void ahead_keep(struct sysfs_ctx *sx, int ret)
-{
-	struct kept_text *k, **kept;
-	size_t plen, tlen;
-
-	if (!sx->ahead || sx->reader < 0 || sx->cur_cpu < 0 ||
-	    (ret && ret != -ENOENT))
-		return;
-	plen = strlen(sx->path) + 1;
-	tlen = ret ? 0 : strlen(sx->text) + 1;
-	k = malloc(sizeof(*k) + plen + tlen);
-	if (!k)
-		return;
-	memcpy(k->path, sx->path, plen);
-	k->text = NULL;
-	if (!ret) {
-		memcpy(k->path + plen, sx->text, tlen);
-		k->text = k->path + plen;
-	}
-	kept = &sx->ahead->kept[sx->cur_cpu];
-	k->next = *kept;
-	*kept = k;
-}
-
-/* Node @n's CPUs online in the reader's topology, or (@online false) not. */
-static void reader_show(struct reader *rd, const struct read_ahead *ra,
-			int n, bool online)
-{
-	for (int i = ra->node_first[n]; i < ra->node_first[n + 1]; i++)
-		rd->topo->cpu[ra->node_cpu[i]].online = online;
-}
-
-/*
- * Take the nodes left, from the highest down, until one with CPUs is
- * the passes' already: those below it are theirs too, or other readers'.
- */
-static void *reader_run(void *arg)
-{
-	struct reader *rd = arg;
-	struct read_ahead *ra = rd->sx.ahead;
-	int n;
-
-	while ((n = atomic_fetch_sub(&ra->top, 1)) >= 0) {
-		int claim = CLAIM_FREE;
-
-		if (ra->node_first[n] == ra->node_first[n + 1])
-			continue;
-		if (!atomic_compare_exchange_strong(&ra->claim[n], &claim,
-						    CLAIM_READER))
-			break;
-		reader_show(rd, ra, n, true);
-		(void)sys_shared_pass(&rd->sx, rd->topo);
-		reader_show(rd, ra, n, false);
-		atomic_store_explicit(&ra->done[n], true, memory_order_release);
-	}
-	return NULL;
-}
-
-/*
- * How many threads, the calling one and the readers: CPT_PLAN_READERS,
- * else one per online CPU up to AHEAD_DEFAULT; at most one per online
- * node, and only one (no reader) below AHEAD_MIN_CPUS online CPUs.
- * -EINVAL for a bad CPT_PLAN_READERS, on any machine.
- */
-static int ahead_count(struct sysfs_ctx *sx, int nr_nodes, int nr_online)
-{
-	const char *env = getenv("CPT_PLAN_READERS");
-	long n = 0;
-
-	if (env && *env &&
-	    (!parse_dec(env, env + strlen(env), AHEAD_MAX, &n) || !n)) {
-		set_err(sx->errbuf, sx->errlen,
-			"CPT_PLAN_READERS: '%.*s' is not a number from 1 to %d",
-			QUOTE_MAX, env, AHEAD_MAX);
-		return -EINVAL;
-	}
-	if (nr_online < AHEAD_MIN_CPUS || nr_nodes < 2)
-		return 1;
-	if (!n) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		n = n < 1 ? 1 : n > AHEAD_DEFAULT ? AHEAD_DEFAULT : n;
-	}
-	return (int)(n < nr_nodes ? n : nr_nodes);
-}
-
-/* Each node's online CPUs, ascending (a counting sort), and its claim. */
-static void ahead_index(struct read_ahead *ra, const struct cplan_topo *topo)
-{
-	for (int c = 0; c < topo->nr_cpus; c++)
-		if (topo->cpu[c].online && topo->cpu[c].node >= 0)
-			ra->node_first[topo->cpu[c].node + 1]++;
-	for (int n = 0; n < ra->nr_nodes; n++)
-		ra->node_first[n + 1] += ra->node_first[n];
-	for (int c = 0; c < topo->nr_cpus; c++) {
-		int n = topo->cpu[c].node;
-
-		if (topo->cpu[c].online && n >= 0)
-			ra->node_cpu[ra->node_first[n]++] = c;
-	}
-	/* Each node_first[n] is now node n + 1's start: shift back. */
-	for (int n = ra->nr_nodes; n > 0; n--)
-		ra->node_first[n] = ra->node_first[n - 1];
-	ra->node_first[0] = 0;
-	for (int n = 0; n < ra->nr_nodes; n++) {
-		atomic_init(&ra->claim[n], CLAIM_FREE);
-		atomic_init(&ra->done[n], false);
-	}
-	atomic_init(&ra->top, ra->nr_nodes - 1);
-}
-
-/* Reader @i, with a copy of @topo in which no CPU is online yet. */
-static int ahead_reader(struct sysfs_ctx *sx, const struct cplan_topo *topo,
-			struct read_ahead *ra, int i)
-{
-	struct reader *rd = &ra->rd[i];
-
-	rd->topo = cplan_topo_alloc(topo->nr_cpus, topo->nr_nodes);
-	if (!rd->topo)
-		return -ENOMEM;
-	for (int c = 0; c < topo->nr_cpus; c++) {
-		rd->topo->cpu[c] = topo->cpu[c];
-		rd->topo->cpu[c].online = false;
-	}
-	rd->sx = (struct sysfs_ctx){ .root = sx->root, .errbuf = rd->err,
-		.errlen = sizeof(rd->err), .topo = rd->topo,
-		.cpu_dir = sx->cpu_dir, .ahead = ra, .reader = i,
-		.cur_cpu = -1 };
-	return 0;
-}
-
-/* Wait for the readers, and free everything. */
-static void ahead_end(struct read_ahead *ra)
-{
-	for (int i = 1; ra->rd && i < ra->nr; i++) {
-		if (ra->rd[i].started)
-			(void)pthread_join(ra->rd[i].thread, NULL);
-		cplan_topo_free(ra->rd[i].topo);
-		free(ra->rd[i].sx.path);
-		free(ra->rd[i].sx.text);
-	}
-	for (int c = 0; ra->kept && c < ra->nr_cpus; c++)
-		while (ra->kept[c]) {
-			struct kept_text *k = ra->kept[c];
-
-			ra->kept[c] = k->next;
-			free(k);
-		}
-	free(ra->kept);
-	free(ra->node_first);
-	free(ra->node_cpu);
-	free(ra->claim);
-	free(ra->done);
-	free(ra->rd);
-	free(ra);
-}
-
-static struct read_ahead *ahead_alloc(int nr, const struct cplan_topo *topo)
-{
-	struct read_ahead *ra = calloc(1, sizeof(*ra));
-
-	if (!ra)
-		return NULL;
-	ra->nr = nr;
-	ra->nr_cpus = topo->nr_cpus;
-	ra->nr_nodes = topo->nr_nodes;
-	ra->rd = calloc((size_t)nr, sizeof(*ra->rd));
-	ra->node_first = calloc((size_t)topo->nr_nodes + 1, sizeof(int));
-	ra->node_cpu = calloc((size_t)topo->nr_cpus, sizeof(int));
-	ra->claim = calloc((size_t)topo->nr_nodes, sizeof(atomic_int));
-	ra->done = calloc((size_t)topo->nr_nodes, sizeof(atomic_bool));
-	ra->kept = calloc((size_t)topo->nr_cpus, sizeof(struct kept_text *));
-	if (!ra->rd || !ra->node_first || !ra->node_cpu || !ra->claim ||
-	    !ra->done || !ra->kept) {
-		ahead_end(ra);
-		return NULL;
-	}
-	ahead_index(ra, topo);
-	return ra;
-}
-
-/*
- * Start the readers of a big machine, into sx->ahead.  Returns 0, or
- * -EINVAL for a bad CPT_PLAN_READERS.  No memory or no thread is no
- * error: the passes then read more themselves.
- */
-static int sys_start_ahead(struct sysfs_ctx *sx, const struct cplan_topo *topo)
-{
-	int nr_online = 0, nr_nodes = 0, nr;
-	struct read_ahead *ra;
-
-	for (int c = 0; c < topo->nr_cpus; c++)
-		nr_online += topo->cpu[c].online;
-	for (int n = 0; n < topo->nr_nodes; n++)
-		nr_nodes += topo->node_online[n];
-	nr = ahead_count(sx, nr_nodes, nr_online);
-	if (nr < 2)
-		return nr < 0 ? nr : 0;
-	ra = ahead_alloc(nr, topo);
-	if (!ra)
-		return 0;
-	for (int i = 1; i < nr; i++) {
-		struct reader *rd = &ra->rd[i];
-
-		if (ahead_reader(sx, topo, ra, i))
-			break;
-		rd->started = !pthread_create(&rd->thread, NULL, reader_run, rd);
-	}
-	sx->ahead = ra;
-	return 0;
-}
-
-static void sys_end_ahead(struct sysfs_ctx *sx)
-{
-	if (sx->ahead)
-		ahead_end(sx->ahead);
-	sx->ahead = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1447,7 +1184,7 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		    size_t errlen)
 {
 	struct sysfs_ctx sx = { .errbuf = errbuf, .errlen = errlen,
-				.cpu_dir = -1, .reader = -1, .cur_cpu = -1 };
+				.cpu_dir = -1 };
 	struct cplan_topo *topo = NULL;
 	int nr_cpus = 0, nr_nodes = 0, ret;
 	bool *online = NULL, numa = true;
@@ -1476,11 +1213,8 @@ int topo_read_sysfs(const char *root, struct cplan_topo **out, char *errbuf,
 		ret = sys_online_cpus(&sx, topo, online, numa);
 	if (!ret) {
 		sx.topo = topo;
-		ret = sys_start_ahead(&sx, topo);
-	}
-	if (!ret)
 		ret = sys_cpus(&sx, topo);
-	sys_end_ahead(&sx);
+	}
 	if (!ret)
 		ret = sys_isolated(&sx, topo);
 	if (!ret) {

@@ -11,7 +11,7 @@
 
 BENCH_OUT	 = build/bench
 BENCH_BINS	 = $(BENCH_OUT)/plan-bench $(BENCH_OUT)/svc-bench \
-		   $(BENCH_OUT)/svc-bench.static
+		   $(BENCH_OUT)/svc-bench.static $(BENCH_OUT)/sysfs-bare
 BENCH_CC	 = $(CC) $(CFLAGS) $(WARN) -pthread
 
 .PHONY: bench bench-bins
@@ -34,6 +34,12 @@ $(BENCH_OUT)/svc-bench: tests/bench/svc_bench.c
 $(BENCH_OUT)/svc-bench.static: tests/bench/svc_bench.c
 	@mkdir -p $(@D)
 	$(BENCH_CC) -static -pthread -s -o $@ $< $(LDFLAGS)
+
+# The floor of cpt-plan --sysfs: the same files opened and read, nothing
+# else (tests/bench/sysfs-bench.sh).
+$(BENCH_OUT)/sysfs-bare: tests/bench/sysfs_bare.c
+	@mkdir -p $(@D)
+	$(BENCH_CC) -o $@ $< $(LDFLAGS)
 
 bench: bench-bins
 	CC="$(CC)" BENCH_OUT=$(BENCH_OUT) tests/bench/run.sh

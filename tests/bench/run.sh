@@ -7,9 +7,11 @@
 #   plan.csv          planner cost on generated topologies: best and median
 #                     time of cplan_make(), callgrind instruction count
 #                     (deterministic), growth per doubling of the CPU count
-#   sysfs.csv         cpt-plan --sysfs against --lscpu on the same generated
-#                     machines, whole process: median and best of 7 runs,
-#                     files opened, tables compared (tests/bench/sysfs-bench.sh)
+#   sysfs.csv         cpt-plan --sysfs against the bare reading of the files
+#                     it opens and against --lscpu on the same generated
+#                     machines, whole process: median and best of 7
+#                     interleaved rounds, files opened, tables compared
+#                     (tests/bench/sysfs-bench.sh)
 #   fleet.csv         cpt-plan --fleet on generated fleets of HOST.lscpu
 #                     files, text and JSON (tests/bench/fleet-bench.sh)
 #   mem.csv           memory of one table in the kernel, per CPU and per
@@ -247,15 +249,17 @@ else
 	fail "plan-bench scale"
 fi
 
-# ---- 1b. cpt-plan --sysfs against --lscpu ---------------------------------------
-section "cpt-plan as a whole process: --sysfs against --lscpu, median of 7 runs"
-echo "  the same machines as a sysfs tree and as lscpu -p output (tests/bench/mktree.sh); opens: files --sysfs opens"
+# ---- 1b. cpt-plan --sysfs against its files read bare, and --lscpu -----------
+section "cpt-plan as a whole process: --sysfs against its files read bare and --lscpu, median of 7 rounds"
+echo "  the same machines as a sysfs tree and as lscpu -p output (tests/bench/mktree.sh); opens: files --sysfs opens;"
+echo "  bare: those files opened and read, nothing else (tests/bench/sysfs_bare.c); --sysfs over 1.25x bare at 8192 CPUs fails"
 # shellcheck disable=SC2086
-if CPT_PLAN=$CPT_PLAN BENCH_TREES="$OUT/trees" tests/bench/sysfs-bench.sh $BENCH_SIZES >"$OUT/sysfs.csv"; then
+if CPT_PLAN=$CPT_PLAN BENCH_BARE=$BIN/sysfs-bare BENCH_TREES="$OUT/trees" \
+   tests/bench/sysfs-bench.sh $BENCH_SIZES >"$OUT/sysfs.csv"; then
 	table "$OUT/sysfs.csv"
 else
 	table "$OUT/sysfs.csv"
-	fail "sysfs-bench (a table differs between --sysfs and --lscpu, or a run failed)"
+	fail "sysfs-bench (a table differs between --sysfs and --lscpu, a run failed, or --sysfs is past 1.25x its bare reading)"
 fi
 
 # ---- 1c. cpt-plan --fleet -------------------------------------------------------

@@ -21,7 +21,6 @@ cd "$(dirname "$0")/../.." || exit 2
 PLAN=${CPT_PLAN:-build/cpt-plan.san}
 FAST=${CPT_PLAN_FAST:-scripts/cpt-plan}
 STATIC=${CPT_PLAN_STATIC:-build/cpt-plan.static}
-TSAN=${CPT_PLAN_TSAN:-build/cpt-plan.tsan}
 NUMA_CHECK=${NUMA_CHECK:-build/numa_check}
 BENCH=${CPT_BENCH:-build/cpt-bench}
 F=tests/fixtures
@@ -449,74 +448,34 @@ if tests/bench/mktree.sh 1024 "$T/big" && tests/bench/mktree.sh 272 "$T/phi" 4 6
 	if command -v strace >/dev/null 2>&1; then
 		# One file per core, 6 per L3 walk, 2 per package and node, a
 		# few global ones: 746; reading each CPU's files took 8217.
-		# With readers (threads, "Reading ahead" in topo_sysfs.c) too:
-		# a call cut by another thread's is "openat(... <unfinished"
-		# then "<... openat resumed>", counted once.  The readers must
-		# do the opening of the nodes they take, and the passes not
-		# again: the same count, opened by 2 to 4 threads (a reader
-		# that starts late may find every node taken).
-		for r in 1 4; do
-			CPT_PLAN_READERS=$r strace -f -qq -e trace=open,openat \
-				-o "$T/strace" "$FAST" --sysfs "$T/big/sysfs" >/dev/null 2>&1
-			n=$(grep -c 'open[at]*(' "$T/strace")
-			t=$(grep 'open[at]*(' "$T/strace" | awk '{ print $1 }' | sort -u | wc -l)
-			what="1024-CPU tree read in $n files by $t threads, CPT_PLAN_READERS=$r"
-			if [ "$n" -le $((512 + 6 * 32 + 2 * 8 + 2 * 8 + 16)) ] &&
-			   [ "$t" -le $r ] && [ "$t" -ge $((r > 1 ? 2 : 1)) ]; then
-				pass "shared: $what (a list per core, L3, package)"
-			else
-				fail "shared: $what (a list per core, L3, package)"
-			fi
-		done
+		strace -f -qq -e trace=open,openat \
+			-o "$T/strace" "$FAST" --sysfs "$T/big/sysfs" >/dev/null 2>&1
+		n=$(grep -c 'open[at]*(' "$T/strace")
+		what="1024-CPU tree read in $n files"
+		if [ "$n" -le $((512 + 6 * 32 + 2 * 8 + 2 * 8 + 16)) ]; then
+			pass "shared: $what (a list per core, L3, package)"
+		else
+			fail "shared: $what (a list per core, L3, package)"
+		fi
 	else
 		skip "shared: strace not installed, files not counted"
 	fi
-	# The readers only decide which texts are at hand: the table and the
-	# errors are those of the passes alone, with any number of readers.
-	for r in 1 2 8; do
-		CPT_PLAN_READERS=$r expect "readers: 1024-CPU tree, CPT_PLAN_READERS=$r" \
-			"$T/big.expected" - --sysfs "$T/big/sysfs"
-	done
-	# CPU 400 (node 6 of 8, a reader's with 2 or more) without its
-	# siblings list: its core_id makes it a core alone, and CPU 912,
-	# its sibling, one too.  Then a malformed list there: the error.
+	# CPU 400 (node 6 of 8) without its siblings list: its core_id makes
+	# it a core alone, and CPU 912, its sibling, one too.  Then a
+	# malformed list there: the error.
 	cp -R "$T/big" "$T/bigbad"
 	B=$T/bigbad/sysfs/devices/system/cpu
 	rm "$B/cpu400/topology/thread_siblings_list"
-	CPT_PLAN_READERS=1 run --sysfs "$T/bigbad/sysfs"
-	cp "$T/out" "$T/bigbad.alone"
-	if cmp -s "$T/bigbad.alone" "$T/big.expected" || [ "$rc" -ne 0 ]; then
-		fail "readers: tree without CPU 400's siblings list differs from the whole tree" "exit $rc"
+	run --sysfs "$T/bigbad/sysfs"
+	if cmp -s "$T/out" "$T/big.expected" || [ "$rc" -ne 0 ]; then
+		fail "shared: tree without CPU 400's siblings list differs from the whole tree" "exit $rc"
 	else
-		pass "readers: tree without CPU 400's siblings list differs from the whole tree"
+		pass "shared: tree without CPU 400's siblings list differs from the whole tree"
 	fi
-	for r in 2 8; do
-		CPT_PLAN_READERS=$r expect "readers: without CPU 400's siblings list, CPT_PLAN_READERS=$r as 1" \
-			"$T/bigbad.alone" - --sysfs "$T/bigbad/sysfs"
-	done
 	printf '400,x\n' >"$B/cpu400/topology/thread_siblings_list"
-	for r in 1 8; do
-		CPT_PLAN_READERS=$r fails "readers: malformed list in a reader's node, CPT_PLAN_READERS=$r" 3 \
-			".*/cpu400/topology/thread_siblings_list:1: malformed CPU list '400,x'" --sysfs "$T/bigbad/sysfs"
-	done
-	if [ -x "$TSAN" ]; then
-		for tree in big bigbad; do
-			CPT_PLAN_READERS=8 "$TSAN" --sysfs "$T/$tree/sysfs" >/dev/null 2>"$T/err"
-			if grep -q 'ThreadSanitizer' "$T/err"; then
-				fail "readers: ThreadSanitizer, $tree tree, 8 readers" "$(head -n 30 "$T/err")"
-			else
-				pass "readers: ThreadSanitizer, $tree tree, 8 readers: no report"
-			fi
-		done
-	else
-		fail "readers: $TSAN not built"
-	fi
-	for bad in 0 65 x 2x; do
-		CPT_PLAN_READERS=$bad fails "readers: CPT_PLAN_READERS=$bad" 3 \
-			"CPT_PLAN_READERS: '$bad' is not a number from 1 to 64" --sysfs $S2
-	done
-	CPT_PLAN_READERS= expect "readers: CPT_PLAN_READERS empty is the default" $E/2node.default - --sysfs $S2
-	rm -rf "$T/bigbad" "$T/bigbad.alone"
+	fails "shared: malformed list of CPU 400 in a 1024-CPU tree" 3 \
+		".*/cpu400/topology/thread_siblings_list:1: malformed CPU list '400,x'" --sysfs "$T/bigbad/sysfs"
+	rm -rf "$T/bigbad"
 else
 	fail "shared: tests/bench/mktree.sh failed"
 fi

@@ -11,7 +11,7 @@
 #                    test programs
 
 TOOL_TEST_SRC	 = tests/tool/numa_check.c tests/tool/bench.c
-TOOL_TEST_BINS	 = build/cpt-plan.san build/cpt-plan.tsan build/cpt-plan.static \
+TOOL_TEST_BINS	 = build/cpt-plan.san build/cpt-plan.static \
 		   build/numa_check build/cpt-bench
 
 .PHONY: lint-tool
@@ -19,12 +19,6 @@ TOOL_TEST_BINS	 = build/cpt-plan.san build/cpt-plan.tsan build/cpt-plan.static \
 build/cpt-plan.san: $(TOOL_DEPS)
 	@mkdir -p $(@D)
 	$(TOOL_CC) $(SAN) -o $@ $(TOOL_SRC) $(CORE_SRC) $(LDFLAGS)
-
-# ThreadSanitizer, for the sysfs reader's threads (topo_sysfs.c, "Reading
-# ahead"): its own build, as TSan and ASan do not mix.
-build/cpt-plan.tsan: $(TOOL_DEPS)
-	@mkdir -p $(@D)
-	$(TOOL_CC) -fsanitize=thread -o $@ $(TOOL_SRC) $(CORE_SRC) $(LDFLAGS)
 
 build/numa_check: tests/tool/numa_check.c $(TOOL_LIB_DEPS)
 	@mkdir -p $(@D)
@@ -37,7 +31,7 @@ build/cpt-bench: tests/tool/bench.c tests/tool/bench_time.h $(TOOL_LIB_DEPS)
 
 test-tool: scripts/cpt-plan $(TOOL_TEST_BINS)
 	CPT_PLAN=build/cpt-plan.san CPT_PLAN_FAST=scripts/cpt-plan \
-	CPT_PLAN_TSAN=build/cpt-plan.tsan CPT_PLAN_STATIC=build/cpt-plan.static NUMA_CHECK=build/numa_check \
+	CPT_PLAN_STATIC=build/cpt-plan.static NUMA_CHECK=build/numa_check \
 	CPT_BENCH=build/cpt-bench sh tests/tool/run.sh
 	CPT_PLAN=build/cpt-plan.san sh tests/tool/emit.sh
 
