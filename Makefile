@@ -84,7 +84,7 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 
 # make check runs the suites in two lanes (tests/lib/check-table.sh): in
 # turn, the plain ones; beside them, those marked '&': the debug kernels'
-# build, the suites that boot them, and unload.  Then each lane takes the
+# build and the suites that boot them.  Then each lane takes the
 # next of those marked '~' that the other has not taken, longest first, so
 # that the lanes end together whether the debug kernels were built before
 # (a warm run) or are built beside the first lane (a fresh one: doc/testing.md,
@@ -98,7 +98,7 @@ CHECK_SUITES	 = 'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
 		   'test-watchdog|6.1-rt' 'test-vm|$(VM_KERNELS)' \
 		   'test-badparam|$(BADPARAM_KERNELS)' \
 		   '&debug-kernels|$(DEBUG_KERNELS)' '&test-debug|$(DEBUG_KERNELS)' \
-		   '&test-unload|$(UNLOAD_KERNELS)' \
+		   '~test-unload|$(UNLOAD_KERNELS)' \
 		   '~test-live|$(LIVE_KERNELS)' '~test-soak|$(SOAK_KERNELS)' \
 		   '~test-percpt|$(PERCPT_KERNELS)' '~test-bind|$(BIND_KERNELS)' \
 		   '~test-nic|$(NIC_KERNELS)'

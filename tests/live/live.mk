@@ -105,10 +105,11 @@ test-bind: build/cpt-plan.static
 
 # make debug-kernels: the debug kernels built (scripts/debug-kernel), or
 # waited for where scripts/install-deps left their build running
-# (CPT_DEBUG_ASYNC=1).  Niced: make check runs it beside its other suites
-# (tests/lib/check-table.sh's second lane), whose guests come first.
+# (CPT_DEBUG_ASYNC=1).  Not niced: make check runs it in its second lane,
+# and it and test-debug are the longest chain of a fresh run, while the
+# first lane's suites can wait.
 debug-kernels:
-	@nice -n 19 scripts/debug-kernel $(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS))
+	@scripts/debug-kernel $(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS))
 
 # Then the harness itself: a planted lock-order inversion must fail a
 # debug guest with lockdep's report (tests/live/harness-lockdep.sh).
