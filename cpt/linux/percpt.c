@@ -142,7 +142,7 @@ struct cpt_lock *cpt_lock_alloc(const struct cptab *tab)
 	lockdep_register_key(&lk->excl_key);
 	lockdep_register_key(&lk->part_key);
 	__mutex_init(&lk->excl, "cpt_lock_exclusive", &lk->excl_key);
-	cptk_percpt_for_each(part, cpt, lk->part)
+	cpt_percpt_for_each(part, cpt, lk->part)
 		__mutex_init(&part->mutex, "cpt_lock_partition", &lk->part_key);
 	lk->site = _RET_IP_;
 	mutex_lock(&cptk_locks_lock);
@@ -162,7 +162,7 @@ void cpt_lock_free(struct cpt_lock *lk)
 	mutex_lock(&cptk_locks_lock);
 	list_del(&lk->node);
 	mutex_unlock(&cptk_locks_lock);
-	cptk_percpt_for_each(part, cpt, lk->part)
+	cpt_percpt_for_each(part, cpt, lk->part)
 		mutex_destroy(&part->mutex);
 	mutex_destroy(&lk->excl);
 	/* Each waits for an RCU grace period: lockdep's readers of the key. */
@@ -275,7 +275,7 @@ void cptk_lock_stats(struct seq_file *m)
 
 	mutex_lock(&cptk_locks_lock);
 	list_for_each_entry(lk, &cptk_locks, node)
-		cptk_percpt_for_each(part, cpt, lk->part)
+		cpt_percpt_for_each(part, cpt, lk->part)
 			seq_printf(m, "lock %d %llu %llu %llu %ps\n", cpt,
 				   READ_ONCE(part->holds),
 				   READ_ONCE(lk->excl_holds),

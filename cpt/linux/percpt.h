@@ -60,11 +60,6 @@ struct cpt_lock_part {
 	u64 holds;
 };
 
-/* Each object of @pc in turn, @cpt its partition (percpt.c, worker.c). */
-#define cptk_percpt_for_each(ptr, cpt, pc)				\
-	for ((cpt) = 0; (cpt) < (pc)->count &&				\
-	     (((ptr) = (pc)->obj[(cpt)]), 1); (cpt)++)
-
 /*
  * The partition of @pc that @cpt names: modulo the count, so that a
  * cpt_current() of a newer table with more partitions still names one

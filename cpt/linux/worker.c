@@ -197,7 +197,7 @@ struct cpt_workers *cpt_workers_start(struct cptab *tab, const char *name)
 		ret = PTR_ERR(w->worker);
 		goto free_w;
 	}
-	cptk_percpt_for_each(wk, cpt, w->worker) {
+	cpt_percpt_for_each(wk, cpt, w->worker) {
 		kthread_init_worker(&wk->kw);
 		atomic_long_set(&wk->queued, 0);
 		wk->run = 0;
@@ -245,7 +245,7 @@ void cpt_workers_flush(struct cpt_workers *w)
 	struct cptk_worker *wk;
 	int cpt;
 
-	cptk_percpt_for_each(wk, cpt, w->worker)
+	cpt_percpt_for_each(wk, cpt, w->worker)
 		kthread_flush_worker(&wk->kw);
 }
 CPTK_EXPORT(cpt_workers_flush);
@@ -295,7 +295,7 @@ void cpt_workers_stop(struct cpt_workers *w)
 	 */
 	do {
 		left = false;
-		cptk_percpt_for_each(wk, cpt, w->worker)
+		cpt_percpt_for_each(wk, cpt, w->worker)
 			left |= cptk_worker_disarm(&wk->kw);
 		cpt_workers_flush(w);
 	} while (left);
@@ -317,7 +317,7 @@ void cptk_worker_stats(struct seq_file *m)
 
 	mutex_lock(&cptk_workers_lock);
 	list_for_each_entry(w, &cptk_workers, node)
-		cptk_percpt_for_each(wk, cpt, w->worker)
+		cpt_percpt_for_each(wk, cpt, w->worker)
 			seq_printf(m, "workers %d %ld %lu %s\n", cpt,
 				   atomic_long_read(&wk->queued),
 				   READ_ONCE(wk->run), w->name);
@@ -332,7 +332,7 @@ int cptk_worker_stats_lines(void)
 
 	mutex_lock(&cptk_workers_lock);
 	list_for_each_entry(w, &cptk_workers, node)
-		n += w->worker->count;
+		n += cpt_percpt_number(w->worker);
 	mutex_unlock(&cptk_workers_lock);
 	return n;
 }
