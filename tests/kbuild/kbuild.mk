@@ -5,11 +5,11 @@
 # 6.1 PREEMPT_RT and 6.12 headers, Debian 11's 5.10 and 5.10 PREEMPT_RT
 # and the newest trixie-backports kernel and its PREEMPT_RT flavour (those
 # four built in their suite's chroot by scripts/kmake), each in its own
-# copy of the sources under build/kbuild/RELEASE, and fail on any warning,
+# copy of the sources under build/ko/RELEASE, and fail on any warning,
 # modpost's included, and when sparse did not run (no CHECK line: the 7.x
 # Makefile turns C=1 off for a sparse that cannot parse its headers, which
 # is why install-deps puts sid's sparse in the trixie chroot).  The log of
-# each build is build/kbuild/RELEASE.log.  Two consumers must not build: one
+# each build is build/ko/RELEASE.log.  Two consumers must not build: one
 # that does not import the CPT namespace (modpost refuses it) and one that
 # writes cpt_cpu_partition, const to consumers (tests/kbuild/ro-write.sh).
 # tests/kbuild/api-surface.sh then reads the objects: at most 33 exported
@@ -27,7 +27,10 @@ KBUILD_RELEASES	?= $(or $(KREL_510),missing-release-5.10) \
 		   $(or $(KREL_612),missing-release-6.12) \
 		   $(or $(KREL_NEW),missing-release-newest) \
 		   $(or $(KREL_NEWRT),missing-release-newest-rt)
-KBUILD_OUT	 = build/kbuild
+# The guests' own build directory (tests/vm/vm.mk's KO_OUT): a clean build
+# here is the build the guests load, and make ko, finding its stamp, does
+# not compile the same files a second time (seven kernels of it).
+KBUILD_OUT	 = build/ko
 KBUILD_TESTS	 = $(addprefix test-kbuild-,$(KBUILD_RELEASES))
 
 .PHONY: $(KBUILD_TESTS)
@@ -37,15 +40,19 @@ test-kbuild: $(KBUILD_TESTS)
 	@echo "test-kbuild: $(words $(KBUILD_RELEASES)) passed, 0 failed"
 
 # A fresh copy per release: objects of one kernel never meet the other's,
-# and nothing built in the source tree leaks into the check.
+# and nothing built in the source tree leaks into the check.  Under make
+# ko's lock, and with its stamp at the end: a guest suite's make ko waits
+# for this build and then takes it as its own (W=1 and C=1 only warn).
 $(KBUILD_TESTS): test-kbuild-%:
 	@command -v sparse >/dev/null || { echo "test-kbuild: sparse not installed (C=1): run scripts/install-deps" >&2; exit 1; }
-	@rm -rf $(KBUILD_OUT)/$*
-	@$(STAGE) $(KBUILD_OUT)/$* $(STAGE_MODULE) $(STAGE_TESTMODS)
 	@echo "test-kbuild: $* (W=1 C=1)"
-	@scripts/kmake $* --no-print-directory $(kbuild_j) \
+	@mkdir -p $(KBUILD_OUT); \
+	flock $(KBUILD_OUT)/.lock sh -c 'rm -rf $(KBUILD_OUT)/$* && \
+		$(STAGE) $(KBUILD_OUT)/$* $(STAGE_MODULE) $(STAGE_TESTMODS) && \
+		{ scripts/kmake $* --no-print-directory $(kbuild_j) \
 		M=$(CURDIR)/$(KBUILD_OUT)/$* W=1 C=1 CPT_TEST_MODULES=m \
-		modules >$(KBUILD_OUT)/$*.log 2>&1; rc=$$?; \
+		modules >$(KBUILD_OUT)/$*.log 2>&1 || exit $$?; } && \
+		touch $(KBUILD_OUT)/$*/.built'; rc=$$?; \
 	if [ $$rc -ne 0 ]; then cat $(KBUILD_OUT)/$*.log; \
 		echo "test-kbuild: $*: build failed ($$rc)" >&2; exit 1; fi; \
 	if grep -iE 'warning:|error:' $(KBUILD_OUT)/$*.log; then \

@@ -11,7 +11,7 @@
 # make test-probe-faults: broken probes fail the build and missing
 # interfaces do not (tests/kbuild/probe-faults.sh), on a kernel of each
 # compiler that builds them (gcc 10 for 5.10, 12 for 6.1 and 6.12, 14 in
-# the trixie chroot for newest), in copies under build/kbuild/faults.
+# the trixie chroot for newest), in copies under build/ko/faults.
 
 .PHONY: test-probes test-probe-faults
 
@@ -20,13 +20,13 @@ PROBE_FAULT_SERIES = 5.10=$(KREL_510) 6.1=$(KREL_61) 6.12=$(KREL_612) \
 
 test-probes: test-kbuild test-probe-faults
 	@sh tests/kbuild/check-probes.sh tests/kbuild/probes.expected \
-		5.10=build/kbuild/$(KREL_510)/cptk_probes.h \
-		5.10-rt=build/kbuild/$(KREL_510RT)/cptk_probes.h \
-		6.1=build/kbuild/$(KREL_61)/cptk_probes.h \
-		6.1-rt=build/kbuild/$(KREL_61RT)/cptk_probes.h \
-		6.12=build/kbuild/$(KREL_612)/cptk_probes.h \
-		newest=build/kbuild/$(KREL_NEW)/cptk_probes.h \
-		newest-rt=build/kbuild/$(KREL_NEWRT)/cptk_probes.h
+		5.10=$(KBUILD_OUT)/$(KREL_510)/cptk_probes.h \
+		5.10-rt=$(KBUILD_OUT)/$(KREL_510RT)/cptk_probes.h \
+		6.1=$(KBUILD_OUT)/$(KREL_61)/cptk_probes.h \
+		6.1-rt=$(KBUILD_OUT)/$(KREL_61RT)/cptk_probes.h \
+		6.12=$(KBUILD_OUT)/$(KREL_612)/cptk_probes.h \
+		newest=$(KBUILD_OUT)/$(KREL_NEW)/cptk_probes.h \
+		newest-rt=$(KBUILD_OUT)/$(KREL_NEWRT)/cptk_probes.h
 
 test-probe-faults:
 	@rc=0; for sr in $(PROBE_FAULT_SERIES); do \
