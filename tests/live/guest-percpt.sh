@@ -232,11 +232,12 @@ check "and said so in the log" sh -c "dmesg | grep -q 'pool threads have no onli
 set_cpu 6 1
 set_cpu 7 1
 pool_ok "partition 3 back"
+POOL_CYCLES=${LIVE_POOL_CYCLES:-50}
 # shellcheck disable=SC2016 # repeat evaluates the body
-repeat 50 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
-check "50 offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
-answer_ok "no thread ran off its partition during the 50 cycles" pool_since
-pool_ok "after 50 cycles"
+repeat "$POOL_CYCLES" 'c=$((i % 7 + 1)); set_cpu $c 0 && set_cpu $c 1'
+check "$POOL_CYCLES offline/online cycles in ${wt}s, no error" [ "$errs" = 0 ]
+answer_ok "no thread ran off its partition during the $POOL_CYCLES cycles" pool_since
+pool_ok "after $POOL_CYCLES cycles"
 same "npartitions=2: write" "$(put $P/cpu_npartitions 2)" ok
 pool_ok "npartitions=2, a new pool"
 same "4 threads" "$(nthreads)" 4

@@ -24,7 +24,7 @@
 #            lookups on every
 #            CPU through replacements, per-partition memory on its node,
 #            per-partition locks and thread pools through 50 hotplug
-#            cycles (tests/modules/cpt_percpt_test.c)
+#            cycles (LIVE_POOL_CYCLES; tests/modules/cpt_percpt_test.c)
 #   bind     -smp 8, one CPU per partition, isolcpus=7, slub_debug=FZPU
 #            panic_on_warn=1: self-binding threads while a CPU's teardown
 #            is held open (fault/cpt.ko), then with a per-CPU pool under
@@ -89,7 +89,7 @@ mkdir -p "$OUT"
 
 # Settings of the host passed on to the guest scripts.
 env=$(suite_env LIVE_CYCLES LIVE_HOTPLUG LIVE_BIG_CYCLES LIVE_MEM_CYCLES \
-	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES \
+	LIVE_UNLOAD_CYCLES LIVE_UNLOAD_DELAY_MS LIVE_BIND_FAULT LIVE_BIND_CYCLES LIVE_POOL_CYCLES \
 	LIVE_REBIND_PER LIVE_REBIND_WRITES LIVE_ONECPU_CYCLES)
 
 status=0
