@@ -27,10 +27,10 @@ KBUILD_RELEASES	?= $(or $(KREL_510),missing-release-5.10) \
 		   $(or $(KREL_612),missing-release-6.12) \
 		   $(or $(KREL_NEW),missing-release-newest) \
 		   $(or $(KREL_NEWRT),missing-release-newest-rt)
-# The guests' own build directory (tests/vm/vm.mk's KO_OUT): a clean build
-# here is the build the guests load, and make ko, finding its stamp, does
-# not compile the same files a second time (seven kernels of it).
-KBUILD_OUT	 = build/ko
+# The guests' own build directory (tests/vm/vm.mk): a clean build here is
+# the build the guests load, and make ko, finding its stamp, does not
+# compile the same files a second time (seven kernels of it).
+KBUILD_OUT	 = $(KO_OUT)
 KBUILD_TESTS	 = $(addprefix test-kbuild-,$(KBUILD_RELEASES))
 
 .PHONY: $(KBUILD_TESTS)
@@ -49,9 +49,9 @@ $(KBUILD_TESTS): test-kbuild-%:
 	@mkdir -p $(KBUILD_OUT); \
 	flock $(KBUILD_OUT)/.lock sh -c 'rm -rf $(KBUILD_OUT)/$* && \
 		$(STAGE) $(KBUILD_OUT)/$* $(STAGE_MODULE) $(STAGE_TESTMODS) && \
-		{ scripts/kmake $* --no-print-directory $(kbuild_j) \
+		scripts/kmake $* --no-print-directory $(kbuild_j) \
 		M=$(CURDIR)/$(KBUILD_OUT)/$* W=1 C=1 CPT_TEST_MODULES=m \
-		modules >$(KBUILD_OUT)/$*.log 2>&1 || exit $$?; } && \
+		modules >$(KBUILD_OUT)/$*.log 2>&1 && \
 		touch $(KBUILD_OUT)/$*/.built'; rc=$$?; \
 	if [ $$rc -ne 0 ]; then cat $(KBUILD_OUT)/$*.log; \
 		echo "test-kbuild: $*: build failed ($$rc)" >&2; exit 1; fi; \

@@ -123,11 +123,10 @@ debug-kernels:
 # debug guest with lockdep's report (tests/live/harness-lockdep.sh).
 #
 # The 64-CPU lock guest boots after the scenarios, beside the soak and the
-# harness: at the start of make check it booted beside the other lane's
-# compilers (test-kbuild, -j2), and a 64-vCPU guest on one TCG thread
-# that gets less than a core spends its time in its own timer ticks and
-# CPU bring-up (1315 s of host CPU for one such boot, where alone it takes
-# about 200 s).
+# harness, no longer at the start beside the other lane's compilers.  Its
+# place did not make it cheap: on debug it used 1315 s of host CPU beside
+# three other guests and 1686 s with a core of its own; the kernel did
+# (DEBUG_LOCKS_KERNELS, above).
 test-debug: build/cpt-plan.static debug-kernels
 	@$(call ko_kernels,$(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS)))
 	@st=0; locks=; mkdir -p build/live; \
