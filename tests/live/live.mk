@@ -57,10 +57,13 @@ DEBUG_SCENARIOS	?= tuning percpt unload bind
 DEBUG_JOBS	?= 2
 # And the lock tests at 64 partitions (64 CPUs) under lockdep and
 # PROVE_RCU: on debug-rt, which has lockdep without KASAN and kmemleak
-# since 2026-12-05.  On 2026-12-07 here the 64-CPU guest used 1686 s of
-# host CPU on debug (KASAN; 730 s of guest time to boot) and 672 s on
-# debug-rt, both passing; the 8-CPU percpt guests run the same lock tests
-# under KASAN.  DEBUG_LOCKS_KERNELS=debug runs it there.  Empty: none.
+# since 2026-12-05.  With the debug kernels' tick stopped on idle CPUs
+# (scripts/kconfig/guest.config, NO_HZ_IDLE) the 64-CPU guest took 50 s of
+# host CPU on debug-rt, alone on this 2-core host (672 s in a make check
+# slot before, with a tick on every CPU); on debug (KASAN) it had used 11
+# minutes of CPU and not finished when it was stopped.  The 8-CPU percpt
+# guests run the same lock tests under KASAN.
+# DEBUG_LOCKS_KERNELS=debug runs it there.  Empty: none.
 DEBUG_LOCKS_KERNELS ?= debug-rt
 # And a short soak (tests/soak/guest-soak.sh: load/unload cycles, then
 # readers, sysctl writes and hotplug at once), where kmemleak stands for
