@@ -76,7 +76,8 @@ DEBUG_SOAK_SECONDS ?= 10
 # 1000) where the same code runs 5 to 10 times faster.  Halved on
 # 2026-12-07 (tuning 200 -> 100 replacements, unload 30 -> 15, bind 30 ->
 # 15, percpt's pool 50 -> 25): the debug guests' hotplug and
-# replacement loops were about a third of make check's CPU time.
+# replacement loops were about a third of make check's CPU time, with
+# the periodic tick the debug kernels had until the same day.
 DEBUG_ENV	 = LIVE_CYCLES=100 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=15 \
 		   LIVE_BIND_FAULT=10 LIVE_BIND_CYCLES=15 LIVE_POOL_CYCLES=25
 
