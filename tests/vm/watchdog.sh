@@ -52,10 +52,9 @@ kill -STOP $p
 wait $p'
 
 # boot CASE TRIES: vm-run through the CASE wrapper; sets RC, SECS, ERR.
-# The guests take no guest slot (CPT_VM_SLOTS=0): stopped for all or
-# most of their life, they leave a core idle, and a slot held by one of
-# them kept a guest of make check's other lane waiting (22 to 66% idle
-# host for 170 s in the warm run of 2026-12-07 18:19).  Beside busy
+# The guests take no guest slot (CPT_VM_SLOTS=0): a slot is for a guest
+# that keeps a core busy, and these are stopped for all or most of their
+# life (the suite uses about 15 s of CPU in 100 to 140 s).  Beside busy
 # guests, they are what "starved" plays: a guest on a busy host.
 boot() {
 	local t0=$SECONDS
