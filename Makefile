@@ -90,10 +90,9 @@ include tests/kbuild/kbuild.mk tests/kbuild/probes.mk tests/live/live.mk \
 # (a warm run) or are built beside the first lane (a fresh one: doc/testing.md,
 # "Where the time goes").  Each with the kernels it boots or builds for;
 # at the end, a table of where the time went.  test-watchdog comes first:
-# its guests barely run (15 s of CPU in 100 s), so it goes beside the
-# second lane's busiest start (two debug guests, or the debug kernels'
-# build); later, beside test-debug's last guests, which run one at a
-# time, it left a core idle for 100 to 170 s (2026-12-07, 18:19 and 19:02).
+# its guests barely run, so it goes beside the second lane's busiest start
+# (two debug guests, or the debug kernels' build), not beside test-debug's
+# tail, whose guests run one at a time: there it left a core idle.
 ALL_KERNELS	 = 5.10 5.10-rt 6.1 6.1-rt 6.12 newest newest-rt
 CHECK_SUITES	 = 'test-watchdog|6.1-rt' \
 		   'test-layout|-' 'test-unit|-' 'test-fuzz|-' 'test-tool|-' \
