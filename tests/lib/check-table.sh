@@ -21,8 +21,16 @@
 # and often less, and no lane waits for the other.  The guests of both
 # lanes share CPT_VM_SLOTS (default: the host's cores) guest slots
 # (scripts/vm-run), so that two lanes never boot more guests at once than
-# one lane's suites did before.  CHECK_LANES=1 runs every suite in the
-# first lane, one after the other.
+# one lane's suites did before.  A suite named in CHECK_HOST (the
+# Makefile's host suites: compilers, packaging, the tool's tests) holds
+# one of those slots while it runs, and its own guests (test-pkg's,
+# test-dkms's) run in it: so a host suite and a lane's guests never make
+# more runnable work than the host has cores.  A guest starved of its
+# core costs more CPU, not just more time (TCG runs the guest's clock on
+# the host's, and its ticks and timers go on while it waits): the same
+# debug percpt guest used 75 s of host CPU alone, 90 s beside a second
+# guest, 98 s beside two busy loops (2026-12-07).  CHECK_LANES=1 runs
+# every suite in the first lane, one after the other.
 #
 # Several targets in one argument run in one make (test-probes needs
 # test-kbuild's builds, which a make of its own would do again).
@@ -55,6 +63,30 @@ suite_counts() {
 
 t_all=$SECONDS
 
+# in_slot TARGETS CMD...: run CMD; for a host suite (every one of TARGETS
+# in CHECK_HOST), in a guest slot of its own (flock -o: the lock stays
+# with flock, not with CMD's children), its guests in that slot too.
+in_slot() {
+	local t i rc
+	for t in $1; do
+		case " ${CHECK_HOST:-} " in *" $t "*) ;; *) t= ; break ;; esac
+	done
+	shift
+	if [ -z "$t" ] || [ "$CPT_VM_SLOTS" -le 0 ]; then
+		"$@"
+		return
+	fi
+	mkdir -p "$CPT_VM_SLOT_DIR" || return 1
+	while :; do
+		for ((i = 0; i < CPT_VM_SLOTS; i++)); do
+			CPT_VM_SLOTS=0 flock -n -o -E 200 "$CPT_VM_SLOT_DIR/slot-$i" "$@"
+			rc=$?
+			[ "$rc" = 200 ] || return "$rc"
+		done
+		sleep 1
+	done
+}
+
 # run_suite TARGETS KERNELS PREFIX: one suite's make, its output on
 # stdout (each line after PREFIX) and in its log; writes its row's
 # fields, "START SECS PASSED FAILED RC", to $OUT/TARGET.row.
@@ -65,10 +97,10 @@ run_suite() {
 	t0=$SECONDS
 	# shellcheck disable=SC2086 # a list of targets
 	if [ -n "$prefix" ]; then
-		"$MAKE" --no-print-directory $targets 2>&1 | tee "$log" |
-			sed -u "s/^/$prefix/"
+		in_slot "$targets" "$MAKE" --no-print-directory $targets 2>&1 |
+			tee "$log" | sed -u "s/^/$prefix/"
 	else
-		"$MAKE" --no-print-directory $targets 2>&1 | tee "$log"
+		in_slot "$targets" "$MAKE" --no-print-directory $targets 2>&1 | tee "$log"
 	fi
 	rc=${PIPESTATUS[0]}
 	read -r p f < <(suite_counts "$log")
