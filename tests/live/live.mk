@@ -56,14 +56,11 @@ DEBUG_KERNELS	?= debug debug-rt
 DEBUG_SCENARIOS	?= tuning percpt unload bind
 DEBUG_JOBS	?= 2
 # And the lock tests at 64 partitions (64 CPUs) under lockdep and
-# PROVE_RCU: on debug-rt, which has lockdep without KASAN and kmemleak
-# since 2026-12-05.  With the debug kernels' tick stopped on idle CPUs
-# (scripts/kconfig/guest.config, NO_HZ_IDLE) the 64-CPU guest took 50 s of
-# host CPU on debug-rt, alone on this 2-core host (672 s in a make check
-# slot before, with a tick on every CPU); on debug (KASAN) it had used 11
-# minutes of CPU and not finished when it was stopped.  The 8-CPU percpt
-# guests run the same lock tests under KASAN.
-# DEBUG_LOCKS_KERNELS=debug runs it there.  Empty: none.
+# PROVE_RCU, on debug-rt (lockdep without KASAN and kmemleak, which make
+# a 64-CPU guest take many minutes of host CPU: doc/testing.md, "Which
+# suites run on which kernels"); the 8-CPU percpt guests run the same
+# lock tests under KASAN.  DEBUG_LOCKS_KERNELS=debug runs it there too.
+# Empty: none.
 DEBUG_LOCKS_KERNELS ?= debug-rt
 # And a short soak (tests/soak/guest-soak.sh: load/unload cycles, then
 # readers, sysctl writes and hotplug at once), where kmemleak stands for
@@ -72,15 +69,10 @@ DEBUG_SOAK_CYCLES ?= 20
 DEBUG_SOAK_SECONDS ?= 10
 # Cycle counts: lockdep reports an order on its first pass; the counts
 # are for KASAN and kmemleak, which see a use after free or a leak only
-# when a cycle hits it, and Debian's kernels run the full counts (200 to
-# 1000) where the same code runs 5 to 10 times faster.  Halved on
-# 2026-12-07 (tuning 200 -> 100 replacements, unload 30 -> 15, bind 30 ->
-# 15, percpt's pool 50 -> 25): the debug guests' hotplug and
-# replacement loops were about a third of make check's CPU time, with
-# the periodic tick the debug kernels had until the same day.  Unload's
-# 30 came back the same day, when Debian's unload guests went from 120
-# cycles to 60 (test-unload, below): a cycle under KASAN finds a use
-# after free that a Debian cycle can only crash on by luck.
+# when a cycle hits it.  Debian's kernels run the full counts (200 to
+# 1000) where the same code runs 5 to 10 times faster; unload keeps 30
+# cycles here, half of Debian's 60, because a cycle under KASAN finds a
+# use after free that a Debian cycle can only crash on by luck.
 DEBUG_ENV	 = LIVE_CYCLES=100 LIVE_HOTPLUG=10 LIVE_UNLOAD_CYCLES=30 \
 		   LIVE_BIND_FAULT=10 LIVE_BIND_CYCLES=15 LIVE_POOL_CYCLES=25
 
@@ -101,9 +93,7 @@ test-onecpu: build/cpt-plan.static
 # default is 200 (make test-unload UNLOAD_CYCLES=200).  A cycle is
 # costly under TCG: with a busy loop on every vCPU, each cross-CPU wait
 # of an offline or an rmmod (stop_machine, IPIs, grace periods) waits for
-# the busy vCPUs' turns.  At 120 cycles the three guests used 658 s of
-# host CPU in the warm run of 2026-12-07 14:33 (6.1, one TCG thread per
-# vCPU, 333 s of it), a sixth of make check's guest time.
+# the busy vCPUs' turns (doc/testing.md, "Where the time goes").
 UNLOAD_KERNELS	?= 6.1 6.12 6.1-rt
 UNLOAD_CYCLES	?= 60
 test-unload: build/cpt-plan.static
@@ -134,10 +124,7 @@ debug-kernels:
 # debug guest with lockdep's report (tests/live/harness-lockdep.sh).
 #
 # The 64-CPU lock guest boots after the scenarios, beside the soak and the
-# harness, no longer at the start beside the other lane's compilers.  Its
-# place did not make it cheap: on debug it used 1315 s of host CPU beside
-# three other guests and 1686 s with a core of its own; the kernel did
-# (DEBUG_LOCKS_KERNELS, above).
+# harness.
 test-debug: build/cpt-plan.static debug-kernels
 	@$(call ko_kernels,$(sort $(DEBUG_KERNELS) $(DEBUG_LOCKS_KERNELS)))
 	@st=0; locks=; mkdir -p build/live; \
