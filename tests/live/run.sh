@@ -117,13 +117,15 @@ for k in $kernels; do
 		# one CI run, 374 s and more than 420 s in two make checks on a
 		# slow hour here.  LIVE_DEBUG_SCALE [3] scales their limits.
 		case $k in debug*) limit=$((limit * ${LIVE_DEBUG_SCALE:-3})) ;; esac
-		# percpt turns tracepoints on while its pools run: on 6.1,
-		# the one kernel vm-run gives a TCG thread per vCPU, that
-		# patches static keys under vCPUs running the code, which
-		# multi-threaded TCG can leave on a stale int3 (scripts/vm-run,
-		# TCG_OPTS).  One thread for it, unless TCG_OPTS says.
+		# percpt and bind turn tracepoints on and off while their
+		# threads run: on 6.1 and 6.1-rt, the kernels vm-run gives a
+		# TCG thread per vCPU, that patches static keys under vCPUs
+		# running the code, which multi-threaded TCG can leave on a
+		# stale int3 (scripts/vm-run, TCG_OPTS).  One thread for them,
+		# unless TCG_OPTS says.
 		tcg_set=
-		if [ "$s" = percpt ] && [ -z "${TCG_OPTS+set}" ]; then
+		case $s in percpt|bind) one_thread=1 ;; *) one_thread= ;; esac
+		if [ -n "$one_thread" ] && [ -z "${TCG_OPTS+set}" ]; then
 			TCG_OPTS=thread=single tcg_set=1
 			export TCG_OPTS
 		fi
