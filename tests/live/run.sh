@@ -124,11 +124,13 @@ for k in $kernels; do
 		# stale int3 (scripts/vm-run, TCG_OPTS).  One thread for them,
 		# unless TCG_OPTS says.
 		tcg_set=
-		case $s in percpt|bind) one_thread=1 ;; *) one_thread= ;; esac
-		if [ -n "$one_thread" ] && [ -z "${TCG_OPTS+set}" ]; then
-			TCG_OPTS=thread=single tcg_set=1
-			export TCG_OPTS
-		fi
+		case $s in
+		percpt|bind)
+			if [ -z "${TCG_OPTS+set}" ]; then
+				TCG_OPTS=thread=single tcg_set=1
+				export TCG_OPTS
+			fi ;;
+		esac
 		SUITE_JOBS=${LIVE_JOBS:-1} suite_start "$log" --kernel "$k" \
 			--smp "$smp" ${nodes:+--nodes "$nodes"} \
 			--append "$append" --timeout "$limit" \
