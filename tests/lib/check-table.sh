@@ -50,6 +50,10 @@ SUMMARY_RE='^([[:alnum:]_.+-]+( [[:alnum:]_.+-]+)*: )?[0-9]+ passed, [0-9]+ fail
 BUDGET=${CHECK_BUDGET:-3600}
 export CPT_VM_SLOTS=${CPT_VM_SLOTS:-$(nproc 2>/dev/null || echo 2)}
 export CPT_VM_SLOT_DIR=${CPT_VM_SLOT_DIR:-$PWD/$OUT/slots}
+# in_slot counts on a number (vm-run says the same of its own).
+case $CPT_VM_SLOTS in
+''|*[!0-9]*) echo "check-table.sh: CPT_VM_SLOTS wants a number of guests, not '$CPT_VM_SLOTS'" >&2; exit 2 ;;
+esac
 
 # suite_counts LOG: "PASSED FAILED" of a suite's log: its summary lines,
 # and cmocka's "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s)".
