@@ -104,8 +104,9 @@ put() {
 	fi
 }
 
-# The last "cpt:" line of the kernel log, without its time stamp.
-lastk() { dmesg | grep ' cpt: ' | tail -n 1 | sed 's/^\[[^]]*\] //'; }
+# lastk [N]: the last "cpt:" line (or N lines) of the kernel log, without
+# time stamps.
+lastk() { dmesg | grep ' cpt: ' | tail -n "${1:-1}" | sed 's/^\[[^]]*\] //'; }
 
 cpu_online() { [ "$1" = 0 ] || [ "$(cat "$SYS/cpu$1/online")" = 1 ]; }
 set_cpu() { echo "$2" >"$SYS/cpu$1/online"; }
